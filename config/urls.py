@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from games import views as game_views
+
+urlpatterns = [
+    path("", game_views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("play/", include("games.urls")),
+]

@@ -1,0 +1,3 @@
+"""Websocket routes. Filled in by the live rooms."""
+
+websocket_urlpatterns: list = []
