@@ -1,0 +1,8 @@
+"""Models of the games app, one module per concern.
+
+runs.py: solo runs and best times; layouts.py: layouts managed in admin.
+"""
+
+from games.models.runs import BestTime, Run
+
+__all__ = ["BestTime", "Run"]

@@ -1,0 +1,83 @@
+"""Hints: a pair that keeps the pile clearable, chosen the same way every time."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.board import Board
+from games.engine.catalogue import get_layout
+from games.engine.deal import generate_deal
+from games.engine.hint import hint
+from games.engine.solver import solve
+from tests.engine_helpers import board_of
+
+
+def partway(slug: str, seed: int, taken: int) -> Board:
+    deal = generate_deal(get_layout(slug), seed)
+    board = Board(deal.layout, deal.faces)
+    for a, b in deal.solution[:taken]:
+        board.take(a, b)
+    return board
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    slug=st.sampled_from(["small", "turtle"]),
+    seed=st.integers(0, 10**6),
+    frac=st.floats(0, 0.9),
+)
+def test_the_hinted_pair_keeps_the_pile_clearable(slug, seed, frac):
+    board = partway(slug, seed, int(frac * len(get_layout(slug)) / 2))
+    before = (board.standing, board.free)
+    h = hint(board)
+    assert (board.standing, board.free) == before, "a hint must not move tiles"
+    assert h.clearable is True
+    assert h.pair in board.free_pairs()
+    board.take(*h.pair)
+    assert solve(board).solvable is True
+
+
+def test_the_same_position_always_gets_the_same_hint():
+    board = partway("turtle", 11, 20)
+    assert hint(board) == hint(board.copy()) == hint(partway("turtle", 11, 20))
+
+
+def test_the_pair_that_frees_the_most_tiles_is_preferred():
+    # Two safe pairs: the dots-1 pair frees the two tiles it holds on the
+    # right; the dots-9 pair at the far ends of another row frees one each.
+    board = board_of(
+        (0, 0, 0, "dots-1"),
+        (2, 0, 0, "dots-2"),
+        (4, 0, 0, "dots-2"),
+        (6, 0, 0, "dots-1"),
+        (0, 4, 0, "dots-9"),
+        (2, 4, 0, "dots-3"),
+        (4, 4, 0, "dots-3"),
+        (6, 4, 0, "dots-9"),
+        (0, 8, 1, "dots-1"),
+        (0, 8, 0, "dots-5"),
+        (4, 8, 0, "dots-5"),
+        (4, 8, 1, "dots-1"),
+    )
+    h = hint(board)
+    assert h.clearable is True
+    # Tiles 8 and 11 each sit on a tile: taking them frees two, and so do
+    # 0+3 and 4+7; the tie is broken by height, so the raised pair wins.
+    assert h.pair == (8, 11)
+
+
+def test_when_nothing_keeps_it_clearable_the_flag_says_so():
+    # The two dragons lie one on the other: the pile can never be cleared.
+    board = board_of(
+        (0, 0, 0, "dragon-red"),
+        (0, 0, 1, "dragon-red"),
+        (4, 0, 0, "wind-east"),
+        (8, 0, 0, "wind-east"),
+    )
+    h = hint(board)
+    assert h.pair == (2, 3)
+    assert h.clearable is False
+
+
+def test_no_free_pair_gives_no_hint():
+    board = board_of((0, 0, 0, "dots-1"), (4, 0, 0, "dots-2"))
+    assert hint(board).pair is None
