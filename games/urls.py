@@ -1,3 +1,20 @@
+from django.urls import path
+
+from games import api, views
+
 app_name = "games"
 
-urlpatterns: list = []
+run = "api/runs/<str:run_id>"
+urlpatterns = [
+    path("api/runs", api.start, name="api_start"),
+    path(run, api.detail, name="api_run"),
+    path(f"{run}/take", api.take, name="api_take"),
+    path(f"{run}/undo", api.undo, name="api_undo"),
+    path(f"{run}/hint", api.hint, name="api_hint"),
+    path(f"{run}/shuffle", api.shuffle, name="api_shuffle"),
+    path(f"{run}/restart", api.restart, name="api_restart"),
+    path(f"{run}/give-up", api.give_up, name="api_give_up"),
+    path(f"{run}/pause", api.pause, name="api_pause"),
+    path(f"{run}/resume", api.resume, name="api_resume"),
+    path("<slug:slug>/", views.board, name="board"),
+]

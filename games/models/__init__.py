@@ -3,6 +3,7 @@
 runs.py: solo runs and best times; layouts.py: layouts managed in admin.
 """
 
+from games.models.layouts import Layout
 from games.models.runs import BestTime, Run
 
-__all__ = ["BestTime", "Run"]
+__all__ = ["BestTime", "Layout", "Run"]

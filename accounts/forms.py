@@ -1,0 +1,28 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import DISPLAY_NAME_MAX, Player
+
+
+class DisplayNameForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["display_name"]
+        labels = {"display_name": "Display name"}
+
+    def clean_display_name(self) -> str:
+        name = " ".join(self.cleaned_data["display_name"].split())
+        if not name:
+            raise forms.ValidationError("A display name cannot be blank.")
+        return name
+
+
+class SignUpForm(UserCreationForm):
+    display_name = forms.CharField(
+        max_length=DISPLAY_NAME_MAX,
+        required=False,
+        help_text="Shown to other players. Leave blank to use your username.",
+    )
+
+    def clean_display_name(self) -> str:
+        return " ".join(self.cleaned_data["display_name"].split())

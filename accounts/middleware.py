@@ -1,0 +1,13 @@
+from accounts.players import remember_guest
+
+
+class GuestCookieMiddleware:
+    """Sends the guest cookie when a view created a new guest Player."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        remember_guest(request, response)
+        return response

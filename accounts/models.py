@@ -1,0 +1,36 @@
+"""Who is playing: a Player is a guest on one device or a signed-in user.
+
+Runs, best times and (later) seats in live rooms belong to a Player, never to
+a User directly, so a guest can play at once and keep everything on sign-up.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+DISPLAY_NAME_MAX = 32
+
+
+def guest_name() -> str:
+    return f"Guest {secrets.randbelow(9000) + 1000}"
+
+
+class Player(models.Model):
+    display_name = models.CharField(max_length=DISPLAY_NAME_MAX, default=guest_name)
+    # Null for a guest, who is known by a signed cookie on their device.
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="player",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None

@@ -1,0 +1,95 @@
+"""Finding the Player behind a request, and folding a guest into an account.
+
+Guests are remembered by a long-lived signed cookie holding their Player id,
+not by the session: the session is flushed on sign-out, and a guest's best
+times must stay with the device. Signed-in players are found through the user.
+"""
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+
+from accounts.models import Player
+from accounts.signals import player_merging
+
+GUEST_COOKIE = "tiles_player"
+GUEST_COOKIE_SALT = "accounts.guest"
+GUEST_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
+# Set on the request when a new guest was created and the cookie must be sent.
+_NEW_GUEST = "_tiles_new_guest"
+_CACHE = "_tiles_player"
+
+
+def guest_from_cookie(request: HttpRequest) -> Player | None:
+    """The guest this device's cookie names, if it is still a guest."""
+    pk = request.get_signed_cookie(
+        GUEST_COOKIE, default=None, salt=GUEST_COOKIE_SALT, max_age=GUEST_COOKIE_AGE
+    )
+    if pk is None or not str(pk).isdigit():
+        return None
+    return Player.objects.filter(pk=int(pk), user__isnull=True).first()
+
+
+def current_player(request: HttpRequest) -> Player:
+    """The Player making this request, created on first use."""
+    cached = getattr(request, _CACHE, None)
+    if cached is not None:
+        return cached
+    user = request.user
+    if user.is_authenticated:
+        player, _ = Player.objects.get_or_create(
+            user=user, defaults={"display_name": user.get_username()[:32]}
+        )
+    else:
+        player = guest_from_cookie(request)
+        if player is None:
+            player = Player.objects.create()
+            setattr(request, _NEW_GUEST, player)
+    setattr(request, _CACHE, player)
+    return player
+
+
+def remember_guest(request: HttpRequest, response: HttpResponse) -> None:
+    """Send the guest cookie if this request created a guest."""
+    player = getattr(request, _NEW_GUEST, None)
+    if player is None:
+        return
+    response.set_signed_cookie(
+        GUEST_COOKIE,
+        str(player.pk),
+        salt=GUEST_COOKIE_SALT,
+        max_age=GUEST_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def claim_guest(guest: Player | None, user) -> Player:
+    """Give `user` the guest's records; returns the user's Player.
+
+    A user with no Player yet simply becomes the guest (nothing to copy).
+    Otherwise every app moves the guest's records to the account through
+    `player_merging`, and the guest row is deleted.
+    """
+    with transaction.atomic():
+        target = Player.objects.select_for_update().filter(user=user).first()
+        if guest is not None:
+            guest = (
+                Player.objects.select_for_update()
+                .filter(pk=guest.pk, user__isnull=True)
+                .first()
+            )
+        if guest is None:
+            if target is None:
+                target = Player.objects.create(
+                    user=user, display_name=user.get_username()[:32]
+                )
+            return target
+        if target is None:
+            guest.user = user
+            guest.save(update_fields=["user"])
+            return guest
+        player_merging.send(sender=Player, source=guest, target=target)
+        guest.delete()
+        return target

@@ -1,0 +1,100 @@
+"""Account pages: sign up, sign in, sign out, password, profile, display name.
+
+Signing up or in folds the device's guest (its runs and best times) into the
+account, so nothing played before signing in is lost.
+"""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.views.decorators.http import require_POST
+
+from accounts.forms import DisplayNameForm, SignUpForm
+from accounts.players import (
+    GUEST_COOKIE,
+    claim_guest,
+    current_player,
+    guest_from_cookie,
+)
+from games.models import BestTime
+
+
+def _forget_guest(response: HttpResponseRedirect) -> HttpResponseRedirect:
+    # The guest is now the account (or merged into it); the cookie is spent.
+    response.delete_cookie(GUEST_COOKIE, samesite="Lax")
+    return response
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("accounts:profile")
+    guest = guest_from_cookie(request)
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            player = claim_guest(guest, user)
+            player.display_name = (
+                form.cleaned_data["display_name"] or user.get_username()[:32]
+            )
+            player.save(update_fields=["display_name"])
+            login(request, user)
+            messages.success(request, "Welcome! Your account is ready.")
+            return _forget_guest(redirect("accounts:profile"))
+    else:
+        initial = {"display_name": guest.display_name} if guest else {}
+        form = SignUpForm(initial=initial)
+    return render(request, "accounts/signup.html", {"form": form, "guest": guest})
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        guest = guest_from_cookie(self.request)
+        response = super().form_valid(form)
+        claim_guest(guest, form.get_user())
+        return _forget_guest(response)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def form_valid(self, form):
+        messages.success(self.request, "Your password was changed.")
+        return super().form_valid(form)
+
+
+def _profile_page(request, player, name_form, status=200):
+    best_times = (
+        BestTime.objects.filter(player=player)
+        .select_related("run")
+        .order_by("board_key")
+    )
+    context = {"player": player, "best_times": best_times, "name_form": name_form}
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+def profile(request):
+    player = current_player(request)
+    return _profile_page(request, player, DisplayNameForm(instance=player))
+
+
+@require_POST
+def display_name(request):
+    player = current_player(request)
+    form = DisplayNameForm(request.POST, instance=player)
+    if form.is_valid():
+        form.save()
+        messages.success(request, "Display name saved.")
+        return redirect("accounts:profile")
+    return _profile_page(request, player, form, status=400)
+
+
+password_change = login_required(PasswordChangeView.as_view())

@@ -1,0 +1,215 @@
+"""Every change to a run: validate, lock the row, apply the rules, save.
+
+Each action runs in one transaction holding the run's row lock
+(select_for_update), so two requests for the same run (a double click, a
+retry, two tabs) are applied one after the other, each on the state the
+other left. The time always comes from `current_time()`, never the client.
+"""
+
+import secrets
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from games import boards, play
+from games.engine.formats import deal_to_json
+from games.engine.hint import Hint
+from games.models import BestTime, Run
+
+
+class RunNotFound(LookupError):
+    pass
+
+
+class NotYourRun(PermissionError):
+    pass
+
+
+def current_time() -> datetime:
+    """The server's clock; tests replace it to drive runs through time."""
+    return timezone.now()
+
+
+def get_run(run_id: str, player: Player, lock: bool = False) -> Run:
+    """A player's own run; RunNotFound or NotYourRun otherwise."""
+    runs = Run.objects.select_for_update() if lock else Run.objects
+    run = runs.filter(public_id=run_id).first()
+    if run is None:
+        raise RunNotFound(f"no run {run_id!r}")
+    if run.player_id != player.pk:
+        raise NotYourRun(f"run {run_id!r} belongs to another player")
+    return run
+
+
+def _locked(run_id: str, player: Player) -> Run:
+    return get_run(run_id, player, lock=True)
+
+
+def best_ms(player: Player, board_key: str) -> int | None:
+    return (
+        BestTime.objects.filter(player=player, board_key=board_key)
+        .values_list("best_ms", flat=True)
+        .first()
+    )
+
+
+def _record_best(run: Run, now: datetime) -> None:
+    """After a clean win: keep the time if it beats the player's best."""
+    ms = run.elapsed_ms(now)
+    best, created = BestTime.objects.select_for_update().get_or_create(
+        player_id=run.player_id,
+        board_key=run.board_key,
+        defaults={
+            "best_ms": ms,
+            "run": run,
+            "layout_name": run.layout_name,
+            "achieved": now,
+        },
+    )
+    if not created and ms >= best.best_ms:
+        return
+    if not created:
+        best.best_ms, best.run, best.achieved = ms, run, now
+        best.save(update_fields=["best_ms", "run", "achieved"])
+    run.set_best = True
+
+
+def _save(run: Run, state: play.RunState, now: datetime) -> Run:
+    if run.pk is not None and state == run.state():
+        return run  # a retried request: nothing to write
+    was_in_play = run.status in play.IN_PLAY
+    run.set_state(state, now)
+    if was_in_play and run.status == play.WON and run.clean:
+        _record_best(run, now)
+    run.save()
+    return run
+
+
+def _end(run: Run, now: datetime) -> None:
+    """End a run in progress that a new deal replaces; it counts as lost."""
+    run.set_state(play.give_up(run.state(), now), now)
+    run.save()
+
+
+def start_run(player: Player, board_key: str, fresh: bool = False) -> tuple[Run, bool]:
+    """The run in progress on this board, or a new deal; (run, dealt)."""
+    now = current_time()
+    with transaction.atomic():
+        # The player's row orders concurrent starts: one run in progress
+        # per board, even when two tabs start at once.
+        Player.objects.select_for_update().filter(pk=player.pk).first()
+        current = (
+            Run.objects.select_for_update()
+            .filter(player=player, board_key=board_key, status__in=play.IN_PLAY)
+            .first()
+        )
+        if current is not None and not fresh:
+            return current, False
+        mode, deal = boards.deal_for(board_key)
+        if current is not None:
+            _end(current, now)
+        state = play.deal(deal.layout, deal.faces, mode.can_shuffle, now)
+        run = Run(
+            player=player,
+            board_key=board_key,
+            mode=mode.name,
+            layout_slug=deal.layout.slug,
+            layout_name=deal.layout.name,
+            seed=deal.seed,
+            tiles=deal_to_json(deal)["tiles"],
+            initial_faces=list(deal.faces),
+            witness=[list(pair) for pair in deal.solution],
+        )
+        _save(run, state, now)
+        return run, True
+
+
+def take_pair(run_id: str, player: Player, a: int, b: int, move: int) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.take(run.state(), a, b, move, now), now)
+
+
+def undo_move(run_id: str, player: Player, move: int) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.undo(run.state(), move, now), now)
+
+
+def use_hint(run_id: str, player: Player) -> tuple[Run, Hint]:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        state, found = play.hint(run.state(), now)
+        return _save(run, state, now), found
+
+
+def shuffle_run(run_id: str, player: Player) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        seed = secrets.token_hex(8)
+        return _save(run, play.shuffle(run.state(), seed, now), now)
+
+
+def restart_run(run_id: str, player: Player) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.restart(run.state(), now), now)
+
+
+def give_up(run_id: str, player: Player) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.give_up(run.state(), now), now)
+
+
+def pause_run(run_id: str, player: Player) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.pause(run.state(), now), now)
+
+
+def resume_run(run_id: str, player: Player) -> Run:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        return _save(run, play.resume(run.state(), now), now)
+
+
+def merge_player_records(sender, source: Player, target: Player, **kwargs) -> None:
+    """Move a guest's runs and best times to the account they sign into.
+
+    Listens to accounts.signals.player_merging (both rows are locked). The
+    better best time wins per board; where both have a run in progress on
+    the same board, the one played last is kept and the other ends as lost.
+    """
+    now = current_time()
+    for best in BestTime.objects.select_for_update().filter(player=source):
+        mine = (
+            BestTime.objects.select_for_update()
+            .filter(player=target, board_key=best.board_key)
+            .first()
+        )
+        if mine is None:
+            best.player = target
+            best.save(update_fields=["player"])
+            continue
+        if best.best_ms < mine.best_ms:
+            mine.best_ms, mine.run_id = best.best_ms, best.run_id
+            mine.achieved = best.achieved
+            mine.save(update_fields=["best_ms", "run", "achieved"])
+        best.delete()
+    in_play = Run.objects.select_for_update().filter(status__in=play.IN_PLAY)
+    for theirs in in_play.filter(player=source):
+        mine = in_play.filter(player=target, board_key=theirs.board_key).first()
+        if mine is not None:
+            _end(mine if mine.updated < theirs.updated else theirs, now)
+    Run.objects.filter(player=source).update(player=target)

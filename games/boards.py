@@ -1,0 +1,77 @@
+"""Board keys and the deals they name.
+
+A board key is "<mode>:<rest>": `free:<layout>` deals a new random deal on a
+layout each time; other apps register their own modes (the dailies app adds
+`daily:<date>:<layout>` and `level:<n>`) with `register_mode`, usually from
+their AppConfig.ready(). Each mode also carries its policy (may the player
+shuffle?), so the rules never test mode names.
+"""
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.engine.deal import Deal, generate_deal
+from games.layouts import playable_layout
+
+MAX_KEY_LENGTH = 80
+
+
+class UnknownBoard(LookupError):
+    """No such board: an unknown mode, layout, date or level."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    # Gets the part of the key after "<mode>:" and returns the deal to play
+    # (the same one every time for a fixed board, a fresh one for free play).
+    # Raises UnknownBoard (or any LookupError) for a key it does not know.
+    resolve: Callable[[str], Deal]
+    can_shuffle: bool = False
+
+
+_MODES: dict[str, Mode] = {}
+
+
+def register_mode(
+    name: str, resolve: Callable[[str], Deal], *, can_shuffle: bool = False
+) -> None:
+    _MODES[name] = Mode(name, resolve, can_shuffle)
+
+
+def mode_of(key: str) -> Mode:
+    name, sep, _ = key.partition(":")
+    mode = _MODES.get(name)
+    if not sep or mode is None:
+        known = ", ".join(sorted(_MODES))
+        raise UnknownBoard(f"unknown board {key!r} (modes: {known})")
+    return mode
+
+
+def can_shuffle(mode_name: str) -> bool:
+    mode = _MODES.get(mode_name)
+    return mode is not None and mode.can_shuffle
+
+
+def deal_for(key: str) -> tuple[Mode, Deal]:
+    """The mode of `key` and the deal to play on it; UnknownBoard if none."""
+    if len(key) > MAX_KEY_LENGTH:
+        raise UnknownBoard(f"board key longer than {MAX_KEY_LENGTH} characters")
+    mode = mode_of(key)
+    try:
+        return mode, mode.resolve(key.partition(":")[2])
+    except LookupError as e:
+        raise UnknownBoard(str(e)) from None
+
+
+def free_key(layout_slug: str) -> str:
+    return f"free:{layout_slug}"
+
+
+def _free_deal(slug: str) -> Deal:
+    # A fresh seed per deal, kept on the run: any deal can be replayed.
+    return generate_deal(playable_layout(slug), secrets.token_hex(8))
+
+
+register_mode("free", _free_deal, can_shuffle=True)

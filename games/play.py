@@ -1,0 +1,262 @@
+"""The rules of a solo run as a pure state machine.
+
+Every event is a function (state, ..., now) -> new state that raises
+PlayError when the event is not allowed; nothing here touches the database or
+reads the time, so the rules can be tested with any clock. The board itself is
+never stored: it is rebuilt by replaying the move log on the engine, so a log
+that the engine refuses can never become a position.
+
+The clock is "time banked + when it last started" (like a chess clock), never
+a ticking counter: elapsed time is computed from `now` whenever it is asked for.
+"""
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from games.engine.board import Board, MoveError
+from games.engine.hint import Hint
+from games.engine.hint import hint as engine_hint
+from games.engine.layout import Layout, Position
+from games.engine.shuffle import shuffle as engine_shuffle
+
+Pair = tuple[int, int]
+
+# The pile builds itself on screen for about this long after a deal or a
+# restart; the clock starts when it is done.
+BUILD_DELAY_MS = 1500
+
+PLAYING = "playing"
+PAUSED = "paused"
+WON = "won"
+LOST = "lost"
+IN_PLAY = (PLAYING, PAUSED)
+
+
+class PlayError(Exception):
+    """An event the rules refuse; `code` is the API's error code."""
+
+    def __init__(self, code: str, message: str, tile: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.tile = tile
+
+
+class BadMove(PlayError):
+    """The request itself is wrong: an illegal pair, a refused action."""
+
+
+class Conflict(PlayError):
+    """The request does not fit the run's current state (finished, stale)."""
+
+
+def _ms(delta: timedelta) -> int:
+    return delta // timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True)
+class Clock:
+    banked_ms: int = 0
+    # When the clock last started; None while stopped. May lie in the future
+    # while the pile is still building.
+    running_since: datetime | None = None
+
+    @classmethod
+    def dealt(cls, now: datetime) -> "Clock":
+        return cls(0, now + timedelta(milliseconds=BUILD_DELAY_MS))
+
+    def elapsed_ms(self, now: datetime) -> int:
+        if self.running_since is None:
+            return self.banked_ms
+        return self.banked_ms + max(0, _ms(now - self.running_since))
+
+    def stopped(self, now: datetime) -> "Clock":
+        return Clock(self.elapsed_ms(now), None)
+
+    def started(self, now: datetime) -> "Clock":
+        """Running from now on; a player who acts while the pile is still
+        building starts the clock at once."""
+        if self.running_since is None or self.running_since > now:
+            return Clock(self.banked_ms, now)
+        return self
+
+
+@lru_cache(maxsize=64)
+def layout_of(slug: str, name: str, positions: tuple[Position, ...]) -> Layout:
+    """The layout of a run's snapshot; cached since building it is the cost."""
+    return Layout(slug=slug, name=name, positions=positions)
+
+
+@dataclass(frozen=True)
+class RunState:
+    layout: Layout
+    faces: tuple[str, ...]  # current faces, after any shuffles
+    initial_faces: tuple[str, ...]  # as dealt, for a restart
+    moves: tuple[Pair, ...]
+    status: str
+    clock: Clock
+    can_shuffle: bool
+    hints: int = 0
+    shuffles: int = 0
+    undos: int = 0
+
+    @property
+    def clean(self) -> bool:
+        """Only clean clears set a best time."""
+        return self.hints == 0 and self.shuffles == 0
+
+    @property
+    def in_play(self) -> bool:
+        return self.status in IN_PLAY
+
+    def board(self) -> Board:
+        """The position now: the deal with every logged pair taken again."""
+        board = Board(self.layout, self.faces)
+        for a, b in self.moves:
+            board.take(a, b)
+        return board
+
+
+def deal(
+    layout: Layout, faces: tuple[str, ...], can_shuffle: bool, now: datetime
+) -> RunState:
+    return RunState(
+        layout=layout,
+        faces=faces,
+        initial_faces=faces,
+        moves=(),
+        status=PLAYING,
+        clock=Clock.dealt(now),
+        can_shuffle=can_shuffle,
+    )
+
+
+def _require_play(state: RunState) -> None:
+    if not state.in_play:
+        raise Conflict("finished", f"this run is over ({state.status})")
+
+
+def _require_move(state: RunState, move: int) -> None:
+    if move != len(state.moves):
+        raise Conflict(
+            "stale",
+            f"the board has {len(state.moves)} pairs taken, the request counted {move}",
+        )
+
+
+def _acting(state: RunState, now: datetime) -> Clock:
+    """The clock once the player acts: a move on a paused run resumes it."""
+    return state.clock.started(now)
+
+
+def _culprit(board: Board, a: int, b: int, reason: str) -> int | None:
+    """The tile a refused pair is refused for, to point at on screen."""
+    for t in (a, b):
+        if reason == "gone":
+            if not board.is_standing(t):
+                return t
+        elif board.layout.blocked_reason(t, board.standing) == reason:
+            return t
+    return None
+
+
+def take(state: RunState, a: int, b: int, move: int, now: datetime) -> RunState:
+    """Take the pair (a, b); `move` is how many pairs the client saw taken.
+
+    Repeating the last pair with its own move number (a retried request)
+    changes nothing, so a client may safely send a take twice.
+    """
+    retried = state.moves and move == len(state.moves) - 1
+    if retried and sorted(state.moves[-1]) == sorted((a, b)):
+        return state
+    _require_play(state)
+    _require_move(state, move)
+    board = state.board()
+    try:
+        board.take(a, b)
+    except MoveError as e:
+        raise BadMove(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+    clock = _acting(state, now)
+    status = PLAYING
+    if board.cleared:
+        status, clock = WON, clock.stopped(now)
+    return replace(state, moves=(*state.moves, (a, b)), status=status, clock=clock)
+
+
+def undo(state: RunState, move: int, now: datetime) -> RunState:
+    """Put the last pair back; unlimited, and it keeps a run clean."""
+    _require_play(state)
+    _require_move(state, move)
+    if not state.moves:
+        raise BadMove("empty", "no pair has been taken yet")
+    return replace(
+        state,
+        moves=state.moves[:-1],
+        undos=state.undos + 1,
+        status=PLAYING,
+        clock=_acting(state, now),
+    )
+
+
+def hint(state: RunState, now: datetime) -> tuple[RunState, Hint]:
+    """The engine's best pair; counted (and the run no longer clean) only
+    when there is a pair to show."""
+    _require_play(state)
+    found = engine_hint(state.board())
+    if found.pair is None:
+        return state, found
+    new = replace(
+        state, hints=state.hints + 1, status=PLAYING, clock=_acting(state, now)
+    )
+    return new, found
+
+
+def shuffle(state: RunState, seed: str, now: datetime) -> RunState:
+    """Re-lay the standing faces so the pile clears (where the mode allows)."""
+    _require_play(state)
+    if not state.can_shuffle:
+        raise BadMove("no_shuffle", "shuffling is not allowed on this board")
+    result = engine_shuffle(state.board(), seed)
+    if result.faces is None:
+        raise Conflict(
+            "no_order",
+            "the standing tiles cannot be cleared in any order; undo or restart",
+        )
+    return replace(
+        state,
+        faces=result.faces,
+        shuffles=state.shuffles + 1,
+        status=PLAYING,
+        clock=_acting(state, now),
+    )
+
+
+def restart(state: RunState, now: datetime) -> RunState:
+    """The same deal from the start with a new clock. Hints and shuffles
+    already used on this deal stay counted."""
+    _require_play(state)
+    return replace(
+        state,
+        faces=state.initial_faces,
+        moves=(),
+        status=PLAYING,
+        clock=Clock.dealt(now),
+    )
+
+
+def give_up(state: RunState, now: datetime) -> RunState:
+    _require_play(state)
+    return replace(state, status=LOST, clock=state.clock.stopped(now))
+
+
+def pause(state: RunState, now: datetime) -> RunState:
+    _require_play(state)
+    return replace(state, status=PAUSED, clock=state.clock.stopped(now))
+
+
+def resume(state: RunState, now: datetime) -> RunState:
+    _require_play(state)
+    if state.status == PLAYING:
+        return state
+    return replace(state, status=PLAYING, clock=state.clock.started(now))
