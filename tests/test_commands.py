@@ -14,6 +14,8 @@ from games.engine.formats import position_from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT.parent / "shared" / "cases"
+# The commands ask games.layouts, which reads the Layout table.
+pytestmark = pytest.mark.django_db
 
 
 def manage(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
