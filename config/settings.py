@@ -110,6 +110,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# Hourly, so the next days' dailies exist long before any zone's midnight and
+# a newly published layout gets its dailies within the hour.
+CELERY_BEAT_SCHEDULE = {
+    "prepare-dailies": {"task": "dailies.tasks.prepare_dailies", "schedule": 3600.0},
+    "prepare-levels": {"task": "dailies.tasks.prepare_levels", "schedule": 86400.0},
+}
 
 _VALIDATORS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,4 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    # /daily/ and /levels/
+    path("", include("dailies.urls")),
 ]

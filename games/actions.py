@@ -107,7 +107,7 @@ def start_run(player: Player, board_key: str, fresh: bool = False) -> tuple[Run,
         )
         if current is not None and not fresh:
             return current, False
-        mode, deal = boards.deal_for(board_key)
+        mode, deal = boards.deal_for(board_key, player)
         if current is not None:
             _end(current, now)
         state = play.deal(deal.layout, deal.faces, mode.can_shuffle, now)

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from games import admin_layouts  # noqa: F401  (registers the Layout admin)
 from games.models import BestTime, Run
 
 

@@ -10,6 +10,7 @@ shuffle?), so the rules never test mode names.
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine.deal import Deal, generate_deal
 from games.layouts import playable_layout
@@ -21,6 +22,10 @@ class UnknownBoard(LookupError):
     """No such board: an unknown mode, layout, date or level."""
 
 
+class BoardLocked(UnknownBoard):
+    """A board this player may not open yet (a level not unlocked)."""
+
+
 @dataclass(frozen=True)
 class Mode:
     name: str
@@ -29,15 +34,22 @@ class Mode:
     # Raises UnknownBoard (or any LookupError) for a key it does not know.
     resolve: Callable[[str], Deal]
     can_shuffle: bool = False
+    # Optional: gets the rest of the key and the Player, raises BoardLocked
+    # when that player may not open the board (levels unlock in order).
+    check_player: Callable[[str, Any], None] | None = None
 
 
 _MODES: dict[str, Mode] = {}
 
 
 def register_mode(
-    name: str, resolve: Callable[[str], Deal], *, can_shuffle: bool = False
+    name: str,
+    resolve: Callable[[str], Deal],
+    *,
+    can_shuffle: bool = False,
+    check_player: Callable[[str, Any], None] | None = None,
 ) -> None:
-    _MODES[name] = Mode(name, resolve, can_shuffle)
+    _MODES[name] = Mode(name, resolve, can_shuffle, check_player)
 
 
 def mode_of(key: str) -> Mode:
@@ -54,13 +66,19 @@ def can_shuffle(mode_name: str) -> bool:
     return mode is not None and mode.can_shuffle
 
 
-def deal_for(key: str) -> tuple[Mode, Deal]:
-    """The mode of `key` and the deal to play on it; UnknownBoard if none."""
+def deal_for(key: str, player: Any = None) -> tuple[Mode, Deal]:
+    """The mode of `key` and the deal to play on it; UnknownBoard if none,
+    BoardLocked if `player` (when given) may not open it."""
     if len(key) > MAX_KEY_LENGTH:
         raise UnknownBoard(f"board key longer than {MAX_KEY_LENGTH} characters")
     mode = mode_of(key)
+    rest = key.partition(":")[2]
     try:
-        return mode, mode.resolve(key.partition(":")[2])
+        if player is not None and mode.check_player is not None:
+            mode.check_player(rest, player)
+        return mode, mode.resolve(rest)
+    except UnknownBoard:
+        raise
     except LookupError as e:
         raise UnknownBoard(str(e)) from None
 

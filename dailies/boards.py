@@ -1,0 +1,51 @@
+"""The `daily` and `level` board modes, registered with games.boards.
+
+Both are fixed boards: no shuffle (a date or a level number must always mean
+the same board), and the deal comes from the stored row, made on first
+request when no worker made it ahead of time.
+"""
+
+from accounts.models import Player
+from dailies import days
+from dailies.deals import daily_row, deal_of, level_row, verify
+from dailies.keys import DAILY, LEVEL
+from dailies.standings import unlocked_level
+from games.boards import BoardLocked, UnknownBoard, register_mode
+from games.engine.deal import Deal
+
+
+def resolve_daily(rest: str) -> Deal:
+    """`<YYYY-MM-DD>:<layout>`: refused before it is out or once it closed."""
+    day_text, sep, slug = rest.partition(":")
+    if not sep or not slug:
+        raise UnknownBoard("a daily board is daily:<YYYY-MM-DD>:<layout>")
+    day = days.parse_day(day_text)
+    days.check_open(day, days.today())
+    row, made = daily_row(slug, day)
+    if made:
+        verify(row)
+    return deal_of(row)
+
+
+def _level_number(rest: str) -> int:
+    if not rest.isdigit():
+        raise UnknownBoard(f"{rest!r} is not a level number")
+    return int(rest)
+
+
+def resolve_level(rest: str) -> Deal:
+    row, made = level_row(_level_number(rest))
+    if made:
+        verify(row)
+    return deal_of(row)
+
+
+def check_level(rest: str, player: Player) -> None:
+    n = _level_number(rest)
+    if n > unlocked_level(player):
+        raise BoardLocked(f"level {n} is locked: clear level {n - 1} first")
+
+
+def register() -> None:
+    register_mode(DAILY, resolve_daily)
+    register_mode(LEVEL, resolve_level, check_player=check_level)
