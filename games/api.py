@@ -98,6 +98,8 @@ def endpoint(method: str) -> Callable:
                 return view(request, player, body, **kwargs)
             except BadBody as e:
                 return _error(400, "bad_body", str(e))
+            except boards.BoardLocked as e:
+                return _error(403, "locked", str(e))
             except (actions.RunNotFound, boards.UnknownBoard) as e:
                 return _error(404, "not_found", str(e))
             except actions.NotYourRun as e:
