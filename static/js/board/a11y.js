@@ -1,0 +1,139 @@
+// The keyboard and screen-reader side of the board: a visually hidden list
+// of the free tiles (one button each: face, level, position) that mirrors the
+// pile, arrow keys that walk it by position on the table, and the names read
+// out for faces and blocked reasons. Browser tests press these buttons too.
+
+const SUIT_NAMES = { characters: "Characters", dots: "Dots", bamboo: "Bamboo" };
+
+/** A face code as words: "Dots 5", "East wind", "Red dragon", "Plum flower". */
+export function faceName(face) {
+  const [kind, value] = face.split("-");
+  const word = value.charAt(0).toUpperCase() + value.slice(1);
+  if (SUIT_NAMES[kind]) return `${SUIT_NAMES[kind]} ${value}`;
+  if (kind === "wind") return `${word} wind`;
+  if (kind === "dragon") return `${word} dragon`;
+  return `${word} ${kind}`;
+}
+
+export const REASONS = {
+  covered: "That tile is covered: clear the tile on top of it first.",
+  sides: "That tile is held on both sides: free its left or right side first.",
+};
+
+const DIRECTIONS = {
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+};
+
+export class FreeTileList {
+  /**
+   * @param list the <ol> to fill
+   * @param onPick called with a tile index when its button is pressed
+   * @param onFocus called with a tile index (or -1) as keyboard focus moves
+   */
+  constructor(list, onPick, onFocus) {
+    this.list = list;
+    this.onPick = onPick;
+    this.onFocus = onFocus;
+    this.tiles = [];
+    this.minX = 0;
+    this.minY = 0;
+    this.key = "";
+    list.addEventListener("click", (e) => {
+      const button = e.target.closest("button[data-index]");
+      if (button) onPick(Number(button.dataset.index));
+    });
+    list.addEventListener("focusin", (e) => {
+      const button = e.target.closest("button[data-index]");
+      if (button) onFocus(Number(button.dataset.index));
+    });
+    list.addEventListener("focusout", (e) => {
+      if (!list.contains(e.relatedTarget)) onFocus(-1);
+    });
+    list.addEventListener("keydown", (e) => this.#walk(e));
+  }
+
+  setTiles(tiles) {
+    this.tiles = tiles;
+    this.minX = Math.min(...tiles.map((t) => t.x));
+    this.minY = Math.min(...tiles.map((t) => t.y));
+    this.key = "";
+  }
+
+  /** A tile's place in words: level, column and row counted from 1. */
+  place(i) {
+    const t = this.tiles[i];
+    const col = (t.x - this.minX) / 2 + 1;
+    const row = (t.y - this.minY) / 2 + 1;
+    return `level ${t.z + 1}, column ${col}, row ${row}`;
+  }
+
+  /** Rebuild the list for these free tile indices (reading order), keeping focus. */
+  update(free, faces, selected) {
+    const order = [...free].sort((a, b) => {
+      const ta = this.tiles[a];
+      const tb = this.tiles[b];
+      return ta.y - tb.y || ta.x - tb.x || tb.z - ta.z;
+    });
+    const key = `${order.join(",")}|${selected}|${order.map((i) => faces[i]).join(",")}`;
+    if (key === this.key) return;
+    this.key = key;
+    const focused = this.list.contains(document.activeElement)
+      ? Number(document.activeElement.dataset.index)
+      : null;
+    const items = order.map((i) => {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.index = String(i);
+      button.dataset.tile = String(this.tiles[i].id);
+      button.dataset.face = faces[i];
+      button.setAttribute("aria-pressed", String(i === selected));
+      button.textContent = `${faceName(faces[i])}, ${this.place(i)}`;
+      li.append(button);
+      return li;
+    });
+    this.list.replaceChildren(...items);
+    if (focused !== null) this.focus(free.includes(focused) ? focused : order[0]);
+  }
+
+  focus(i) {
+    const button = this.list.querySelector(`button[data-index="${i}"]`);
+    if (button) button.focus();
+    else this.onFocus(-1);
+  }
+
+  /** Put keyboard focus on the first free tile (top left) when none has it. */
+  enter() {
+    const first = this.list.querySelector("button");
+    if (first) first.focus();
+  }
+
+  #walk(e) {
+    const dir = DIRECTIONS[e.key];
+    if (!dir) return;
+    const from = Number(e.target.dataset.index);
+    if (Number.isNaN(from)) return;
+    e.preventDefault();
+    const a = this.tiles[from];
+    let best = -1;
+    let bestScore = Infinity;
+    for (const button of this.list.querySelectorAll("button[data-index]")) {
+      const i = Number(button.dataset.index);
+      if (i === from) continue;
+      const b = this.tiles[i];
+      const along = (b.x - a.x) * dir[0] + (b.y - a.y) * dir[1];
+      if (along <= 0) continue;
+      const across = Math.abs((b.x - a.x) * dir[1]) + Math.abs((b.y - a.y) * dir[0]);
+      // Prefer the nearest tile straight ahead over one far to the side.
+      const score = along + across * 2.5;
+      if (score < bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    if (best >= 0) this.focus(best);
+  }
+}

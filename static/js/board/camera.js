@@ -1,0 +1,172 @@
+// How the player moves the view: drag pans like a map, the other gesture
+// turns the pile in 3D, pinch or wheel zooms; "fit" flies back to the view
+// from above framing the standing tiles. Until the player moves the view it
+// keeps following the pile as it shrinks.
+
+import { MOUSE, TOUCH, Vector3 } from "three";
+import { MapControls } from "three/addons/controls/MapControls.js";
+
+// The fitted view leans back a little from straight down so the blocks read
+// as 3D while every face stays upright and readable.
+const FIT_TILT = 0.36;
+const FIT_MS = 450;
+// A little air round the pile.
+const FIT_MARGIN = 1.06;
+// Below this much change after a gesture, the view counts as untouched.
+const MOVED_EPS = 0.02;
+const MODE_KEY = "tiles.rotateFirst";
+
+function easeInOut(t) {
+  return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+}
+
+export class ViewControl {
+  /**
+   * @param camera a PerspectiveCamera
+   * @param dom the canvas
+   * @param requestRender asks the page for one more frame
+   * @param onMovedChange called with true when the view leaves the fit, false on fit
+   */
+  constructor(camera, dom, requestRender, onMovedChange) {
+    this.camera = camera;
+    this.requestRender = requestRender;
+    this.onMovedChange = onMovedChange;
+    this.moved = false;
+    this.controls = new MapControls(camera, dom);
+    const c = this.controls;
+    c.enableDamping = true;
+    c.dampingFactor = 0.14;
+    c.zoomToCursor = true;
+    c.minDistance = 4;
+    c.maxDistance = 60;
+    // Never look from under the table.
+    c.maxPolarAngle = 1.3;
+    c.addEventListener("change", requestRender);
+    c.addEventListener("start", () => this.#gestureStart());
+    c.addEventListener("end", () => this.#gestureEnd());
+    // Tween state, preallocated: nothing is created while a frame runs.
+    this.fromTarget = new Vector3();
+    this.fromPos = new Vector3();
+    this.toTarget = new Vector3();
+    this.toPos = new Vector3();
+    this.startTarget = new Vector3();
+    this.startPos = new Vector3();
+    this.tweenT0 = -1;
+    this.setRotateFirst(this.#storedMode());
+  }
+
+  #storedMode() {
+    try {
+      return localStorage.getItem(MODE_KEY) === "1";
+    } catch {
+      return false;
+    }
+  }
+
+  /** With rotateFirst, one finger (left button) turns and two fingers (right) pan. */
+  setRotateFirst(on) {
+    this.rotateFirst = on;
+    const c = this.controls;
+    if (on) {
+      c.mouseButtons = { LEFT: MOUSE.ROTATE, MIDDLE: MOUSE.DOLLY, RIGHT: MOUSE.PAN };
+      c.touches = { ONE: TOUCH.ROTATE, TWO: TOUCH.DOLLY_PAN };
+    } else {
+      c.mouseButtons = { LEFT: MOUSE.PAN, MIDDLE: MOUSE.DOLLY, RIGHT: MOUSE.ROTATE };
+      c.touches = { ONE: TOUCH.PAN, TWO: TOUCH.DOLLY_ROTATE };
+    }
+    try {
+      localStorage.setItem(MODE_KEY, on ? "1" : "0");
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+  }
+
+  #gestureStart() {
+    this.tweenT0 = -1;
+    this.startTarget.copy(this.controls.target);
+    this.startPos.copy(this.camera.position);
+  }
+
+  #gestureEnd() {
+    const moved =
+      this.startTarget.distanceTo(this.controls.target) > MOVED_EPS ||
+      this.startPos.distanceTo(this.camera.position) > MOVED_EPS;
+    if (moved && !this.moved) {
+      this.moved = true;
+      this.onMovedChange(true);
+    }
+  }
+
+  /**
+   * Frame the box (world units: minX, maxX, minZ, maxZ, top) from above.
+   * `animate` flies there; otherwise the view jumps.
+   */
+  fit(box, animate, now = performance.now()) {
+    const cam = this.camera;
+    const cx = (box.minX + box.maxX) / 2;
+    const cz = (box.minZ + box.maxZ) / 2;
+    // Camera basis for the fitted view: `back` points from the target to
+    // the camera, `up` is the screen's up. A corner p (relative to the
+    // target) is on screen when |p.right| and |p.up| stay within the
+    // frustum at depth d - p.back, which gives the least distance d.
+    const sinT = Math.sin(FIT_TILT);
+    const cosT = Math.cos(FIT_TILT);
+    const tanV = Math.tan((cam.fov * Math.PI) / 360) / FIT_MARGIN;
+    const tanH = tanV * cam.aspect;
+    let dist = 0;
+    for (const x of [box.minX - cx, box.maxX - cx]) {
+      for (const y of [0, box.top]) {
+        for (const z of [box.minZ - cz, box.maxZ - cz]) {
+          const back = y * cosT + z * sinT;
+          const up = y * sinT - z * cosT;
+          dist = Math.max(dist, back + Math.abs(x) / tanH, back + Math.abs(up) / tanV);
+        }
+      }
+    }
+    this.toTarget.set(cx, 0, cz);
+    this.toPos.set(cx, cosT * dist, cz + sinT * dist);
+    if (this.moved) {
+      this.moved = false;
+      this.onMovedChange(false);
+    }
+    if (animate) {
+      this.fromTarget.copy(this.controls.target);
+      this.fromPos.copy(cam.position);
+      this.tweenT0 = now;
+    } else {
+      this.tweenT0 = -1;
+      this.controls.target.copy(this.toTarget);
+      cam.position.copy(this.toPos);
+      this.controls.update();
+    }
+    this.requestRender();
+  }
+
+  /** Turn the view round the pile by `radians` (keys and bench/page.py). */
+  turn(radians) {
+    const p = this.camera.position;
+    const t = this.controls.target;
+    const x = p.x - t.x;
+    const z = p.z - t.z;
+    const cos = Math.cos(radians);
+    const sin = Math.sin(radians);
+    p.x = t.x + x * cos + z * sin;
+    p.z = t.z - x * sin + z * cos;
+    this.controls.update();
+    this.requestRender();
+  }
+
+  /** Advance the fit flight and the controls' damping; true while still moving. */
+  update(now) {
+    if (this.tweenT0 >= 0) {
+      const t = Math.min(1, (now - this.tweenT0) / FIT_MS);
+      const e = easeInOut(t);
+      this.controls.target.lerpVectors(this.fromTarget, this.toTarget, e);
+      this.camera.position.lerpVectors(this.fromPos, this.toPos, e);
+      if (t >= 1) this.tweenT0 = -1;
+      this.controls.update();
+      return true;
+    }
+    return this.controls.update();
+  }
+}

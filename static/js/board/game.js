@@ -1,0 +1,449 @@
+// The board page: one solo run, from the first deal to the result screen.
+// The server decides every move and keeps the clock; the page answers taps at
+// once with its own copy of the rules, sends what the player did, and falls
+// back to whatever the server says when the two disagree.
+
+import { Api } from "./api.js";
+import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { Geometry, matches } from "./rules.js";
+import { BoardScene } from "./scene.js";
+
+// The server starts the clock once the pile has built (games/play.py).
+const BUILD_MS = 1500;
+const MESSAGE_MS = 4500;
+const SHADING_KEY = "tiles.shading";
+
+const KEYS = {
+  u: "undo",
+  h: "hint",
+  s: "shuffle",
+  p: "pause",
+  escape: "pause",
+  "?": "help",
+  n: "new",
+  r: "restart",
+  g: "giveup",
+  f: "fit",
+  m: "mode",
+  b: "shading",
+};
+
+export function formatTime(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function stored(key, fallback) {
+  try {
+    const value = localStorage.getItem(key);
+    return value === null ? fallback : value === "1";
+  } catch {
+    return fallback;
+  }
+}
+
+function store(key, on) {
+  try {
+    localStorage.setItem(key, on ? "1" : "0");
+  } catch {
+    // Private mode: the choice lasts for this page only.
+  }
+}
+
+class Game {
+  constructor(root) {
+    this.root = root;
+    this.boardKey = root.dataset.board;
+    this.api = new Api(root.dataset.api);
+    this.$ = (id) => document.getElementById(id);
+    this.run = null;
+    this.tiles = [];
+    this.faces = [];
+    this.standing = [];
+    this.removed = []; // pairs of tile indices, in order
+    this.selected = -1;
+    this.indexById = new Map();
+    this.geometry = null;
+    this.clock = { base: 0, at: 0, running: false };
+    this.messageTimer = 0;
+    this.shownResult = null;
+
+    this.scene = new BoardScene(this.$("board-view"), {
+      onTap: (i) => this.tap(i),
+      onTable: () => this.select(-1),
+      onMovedChange: (moved) => {
+        this.$("fit").hidden = !moved;
+      },
+    });
+    this.list = new FreeTileList(
+      this.$("free-tiles"),
+      (i) => this.tap(i),
+      (i) => this.scene.setFocus(i),
+    );
+    this.shading = stored(SHADING_KEY, true);
+    this.scene.setShading(this.shading);
+    this.#showToggles();
+    this.#listen();
+    setInterval(() => this.#tick(), 250);
+    // For browser tests and tools: where a tile is drawn, and whether the
+    // page has settled (no animation running, no request in flight).
+    window.tilesBoard = {
+      point: (id) => this.scene.screenPoint(this.indexById.get(id)),
+      idle: () => this.scene.idle && this.api.pending === 0,
+      frames: () => this.scene.frameCount,
+      turn: (radians) => this.scene.view.turn(radians),
+    };
+  }
+
+  // --- talking to the server ---------------------------------------------
+  start() {
+    return this.#send("", { board: this.boardKey }, { rebuild: true });
+  }
+
+  async #send(path, body, opts = {}) {
+    this.root.dataset.busy = "1";
+    const url = path === "" ? "" : `/${this.run.id}/${path}`;
+    const result = await this.api.send(url, body);
+    const data = result.data || {};
+    const run = data.run || (data.id ? data : null);
+    if (!result.ok) this.#sayError(result.status, data);
+    // While more requests are queued, an earlier answer would undo the
+    // page's later moves on screen; only the last answer (or an error)
+    // resets the board. Every answer resyncs the clock.
+    if (run && (this.api.pending === 0 || !result.ok || opts.rebuild)) {
+      this.#applyRun(run, opts.rebuild);
+    } else if (run) {
+      this.#syncClock(run);
+    }
+    if (this.api.pending === 0) this.root.dataset.busy = "0";
+    return result.ok ? data : null;
+  }
+
+  #sayError(status, data) {
+    if (data.error === "covered" || data.error === "sides") this.say(REASONS[data.error]);
+    else if (status === 0) this.say("No connection to the server. Try again in a moment.");
+    else if (data.error === "stale") this.say("The board was out of step and has been reloaded.");
+    else if (data.message) this.say(data.message);
+    else this.say(`The server answered ${status}.`);
+  }
+
+  // --- applying the server's state ---------------------------------------
+  #applyRun(run, rebuild) {
+    const fresh =
+      rebuild || !this.run || run.id !== this.run.id || run.tiles.length !== this.tiles.length;
+    if (fresh) this.#setup(run);
+    else this.#reconcile(run);
+    this.run = run;
+    this.root.dataset.status = run.status;
+    this.root.dataset.mode = run.mode;
+    this.#syncClock(run);
+    this.#refresh();
+    this.#showRun(run);
+  }
+
+  #setup(run) {
+    this.tiles = run.tiles;
+    this.faces = run.tiles.map((t) => t.face);
+    this.indexById = new Map(run.tiles.map((t, i) => [t.id, i]));
+    this.geometry = new Geometry(run.tiles);
+    this.removed = run.removed.map(([a, b]) => [this.indexById.get(a), this.indexById.get(b)]);
+    this.standing = run.tiles.map(() => true);
+    for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
+    this.selected = -1;
+    this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
+    this.list.setTiles(run.tiles);
+    this.scene.setTiles(run.tiles, this.standing, true);
+    this.$("layout-name").textContent = run.layout.name;
+  }
+
+  /** Bring the page's pile to the server's, animating what differs. */
+  #reconcile(run) {
+    const serverRemoved = run.removed.map(([a, b]) => [
+      this.indexById.get(a),
+      this.indexById.get(b),
+    ]);
+    const key = ([a, b]) => (a < b ? `${a},${b}` : `${b},${a}`);
+    const theirs = new Set(serverRemoved.map(key));
+    const ours = new Set(this.removed.map(key));
+    for (const pair of this.removed) if (!theirs.has(key(pair))) this.scene.fly(...pair, false);
+    for (const pair of serverRemoved) if (!ours.has(key(pair))) this.scene.fly(...pair, true);
+    this.removed = serverRemoved;
+    this.standing = this.tiles.map(() => true);
+    for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
+    if (this.selected >= 0 && !this.standing[this.selected]) this.select(-1);
+    const faces = run.tiles.map((t) => t.face);
+    if (faces.some((f, i) => f !== this.faces[i])) {
+      this.faces = faces;
+      this.scene.setFaces(faces);
+      this.scene.hopAll();
+      this.select(-1);
+    }
+    if (theirs.size !== ours.size || [...theirs].some((k) => !ours.has(k))) {
+      this.scene.followPile(this.standing);
+    }
+  }
+
+  #syncClock(run) {
+    const now = performance.now();
+    const running = run.status === "playing";
+    // A new pile: the server's clock starts when it has built.
+    const wait = running && run.elapsed_ms === 0 && run.removed.length === 0 ? BUILD_MS : 0;
+    this.clock = { base: run.elapsed_ms, at: now + wait, running };
+    this.#tick();
+  }
+
+  #tick() {
+    const c = this.clock;
+    const ms = c.base + (c.running ? Math.max(0, performance.now() - c.at) : 0);
+    const text = formatTime(ms);
+    const el = this.$("timer");
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  /** Everything that follows from the standing tiles: shading, free list, stuck. */
+  #refresh() {
+    const free = this.geometry.freeTiles(this.standing);
+    const freeSet = new Set(free);
+    this.scene.setBlocked(this.standing.map((s, i) => s && !freeSet.has(i)));
+    this.list.update(free, this.faces, this.selected);
+    const left = this.standing.filter(Boolean).length;
+    this.$("tiles-left").textContent = String(left);
+    const run = this.run;
+    const playing = run && run.status === "playing";
+    const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
+    this.$("stuck").hidden = !stuck;
+    this.root.dataset.stuck = stuck ? "1" : "0";
+    this.$("undo").disabled = this.removed.length === 0;
+    this.root.dataset.left = String(left);
+  }
+
+  #showRun(run) {
+    const canShuffle = Boolean(run.can_shuffle);
+    for (const el of this.root.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
+    for (const el of this.root.querySelectorAll("[data-action=new]")) el.hidden = run.mode !== "free";
+    this.$("hint-count").textContent = String(run.hints);
+    this.$("pause-cover").hidden = run.status !== "paused";
+    this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
+    const over = run.status === "won" || run.status === "lost";
+    if (over && this.shownResult !== run.id) {
+      this.shownResult = run.id;
+      // Let the last pair fly off before the result covers the table.
+      setTimeout(() => this.#showResult(run), 650);
+    }
+  }
+
+  #showResult(run) {
+    const won = run.status === "won";
+    this.$("result-title").textContent = won ? "Cleared!" : "Given up";
+    this.$("result-time").textContent = formatTime(run.elapsed_ms);
+    this.$("result-hints").textContent = String(run.hints);
+    this.$("result-shuffles").textContent = String(run.shuffles);
+    this.$("result-best").textContent = run.best_ms == null ? "none yet" : formatTime(run.best_ms);
+    let note = "";
+    if (won && run.new_best) note = "A new best time!";
+    else if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
+    else if (!won) note = "A run given up counts as lost.";
+    this.$("result-note").textContent = note;
+    this.$("result-new-best").hidden = !(won && run.new_best);
+    this.$("result").showModal();
+  }
+
+  // --- the player's actions ----------------------------------------------
+  tap(i) {
+    if (!this.run || this.run.status !== "playing" || !this.standing[i]) return;
+    const reason = this.geometry.blockedReason(i, this.standing);
+    if (reason) {
+      this.scene.shake(i);
+      this.say(REASONS[reason]);
+      this.root.dataset.blocked = reason;
+      return;
+    }
+    if (this.selected === -1) this.select(i);
+    else if (this.selected === i) this.select(-1);
+    else if (matches(this.faces[this.selected], this.faces[i])) this.#take(this.selected, i);
+    else this.select(i);
+  }
+
+  select(i) {
+    if (i === this.selected) return;
+    this.selected = i;
+    this.scene.select(i);
+    if (i >= 0) this.say(`${faceName(this.faces[i])} picked up.`);
+    if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
+  }
+
+  #take(a, b) {
+    const move = this.removed.length;
+    this.selected = -1;
+    this.scene.select(-1);
+    this.removed.push([a, b]);
+    this.standing[a] = this.standing[b] = false;
+    this.scene.fly(a, b, true);
+    this.scene.followPile(this.standing);
+    this.#refresh();
+    this.say("");
+    this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move });
+  }
+
+  undo() {
+    if (!this.#playing()) return;
+    if (!this.removed.length) {
+      this.say("Nothing to undo.");
+      return;
+    }
+    const move = this.removed.length;
+    const [a, b] = this.removed.pop();
+    this.standing[a] = this.standing[b] = true;
+    this.select(-1);
+    this.scene.fly(a, b, false);
+    this.scene.followPile(this.standing);
+    this.#refresh();
+    this.#send("undo", { move });
+  }
+
+  async hint() {
+    if (!this.#playing()) return;
+    const data = await this.#send("hint", {});
+    const pair = data && data.hint && data.hint.pair;
+    if (!pair) {
+      if (data) this.say("No two free tiles match: undo, restart or shuffle.");
+      return;
+    }
+    const [a, b] = pair.map((id) => this.indexById.get(id));
+    this.scene.showHint(a, b);
+    this.say(
+      data.hint.clearable
+        ? `Try ${faceName(this.faces[a])} with its match.`
+        : "These two match, but the pile can no longer be cleared: undo or shuffle.",
+    );
+  }
+
+  shuffle() {
+    if (!this.#playing() || !this.run.can_shuffle) return;
+    this.#send("shuffle", {});
+  }
+
+  restart() {
+    if (!this.run) return;
+    this.#closeDialogs();
+    this.#send("restart", {}, { rebuild: true });
+  }
+
+  newDeal() {
+    if (this.run && this.run.mode !== "free") return;
+    this.#closeDialogs();
+    this.#send("", { board: this.boardKey, fresh: true }, { rebuild: true });
+  }
+
+  giveUp() {
+    if (!this.#playing()) return;
+    this.$("confirm").showModal();
+  }
+
+  togglePause() {
+    if (!this.run) return;
+    if (this.run.status === "playing") {
+      this.$("pause-cover").hidden = false;
+      this.#send("pause", {});
+    } else if (this.run.status === "paused") {
+      this.$("pause-cover").hidden = true;
+      this.#send("resume", {});
+    }
+  }
+
+  #playing() {
+    return Boolean(this.run) && this.run.status === "playing";
+  }
+
+  // --- page furniture ---------------------------------------------------------
+  say(text) {
+    const el = this.$("message");
+    el.textContent = text;
+    clearTimeout(this.messageTimer);
+    if (text) this.messageTimer = setTimeout(() => (el.textContent = ""), MESSAGE_MS);
+  }
+
+  #showToggles() {
+    const shading = this.$("shading");
+    shading.setAttribute("aria-pressed", String(this.shading));
+    const mode = this.$("mode");
+    const rotateFirst = this.scene.view.rotateFirst;
+    mode.setAttribute("aria-pressed", String(rotateFirst));
+    mode.querySelector(".label").textContent = rotateFirst ? "Drag turns" : "Drag pans";
+  }
+
+  action(name) {
+    switch (name) {
+      case "undo":
+        return this.undo();
+      case "hint":
+        return this.hint();
+      case "shuffle":
+        return this.shuffle();
+      case "restart":
+        return this.restart();
+      case "new":
+        return this.newDeal();
+      case "giveup":
+        return this.giveUp();
+      case "confirm-giveup":
+        this.$("confirm").close();
+        return this.#send("give-up", {});
+      case "pause":
+      case "resume":
+        return this.togglePause();
+      case "help":
+        return this.$("help").showModal();
+      case "fit":
+        return this.scene.fit(this.standing, true);
+      case "mode":
+        this.scene.setRotateFirst(!this.scene.view.rotateFirst);
+        return this.#showToggles();
+      case "shading":
+        this.shading = !this.shading;
+        store(SHADING_KEY, this.shading);
+        this.scene.setShading(this.shading);
+        return this.#showToggles();
+      case "close":
+        return this.#closeDialogs();
+      default:
+        return undefined;
+    }
+  }
+
+  #closeDialogs() {
+    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+  }
+
+  #listen() {
+    document.addEventListener("click", (e) => {
+      const button = e.target.closest("[data-action]");
+      if (button && !button.disabled) this.action(button.dataset.action);
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (document.querySelector("dialog[open]")) return;
+      const tag = e.target.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+      if (e.key.startsWith("Arrow") && !this.$("free-tiles").contains(e.target)) {
+        e.preventDefault();
+        this.list.enter();
+        return;
+      }
+      const name = KEYS[e.key.toLowerCase()];
+      if (!name) return;
+      e.preventDefault();
+      this.action(name);
+    });
+    // A hidden tab stops the clock: the pile is covered when the player returns.
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden && this.#playing()) this.togglePause();
+    });
+  }
+}
+
+const root = document.getElementById("board");
+if (root) new Game(root).start();

@@ -1,0 +1,552 @@
+// The table and the tiles in WebGL. Every tile is one instance of two
+// instanced meshes (the two-layer block, and its face from the atlas), so the
+// whole pile costs one draw call per material. Frames are drawn only while
+// something moves; the per-frame path creates no objects.
+
+import * as THREE from "three";
+import { RoundedBoxGeometry } from "three/addons/geometries/RoundedBoxGeometry.js";
+import { mergeGeometries } from "three/addons/utils/BufferGeometryUtils.js";
+
+import { ViewControl } from "./camera.js";
+import { drawAtlas } from "./faces.js";
+
+// Tile size in world units: a footprint of 2 x 2 half-tile grid units.
+export const TILE_W = 1;
+export const TILE_D = 1.32;
+export const TILE_H = 0.66;
+const GAP = 0.05;
+const RADIUS = 0.07;
+const MAX_TILES = 144;
+
+const LIFT = 0.32; // how far a picked tile rises
+const LIFT_RATE = 18; // per second, exponential approach
+const SHAKE_MS = 380;
+const FLY_MS = 520;
+const DROP_MS = 420;
+const LEVEL_MS = 260; // a new pile builds one level after another
+const TAP_SLOP = 8; // CSS pixels a tap may wander
+const TAP_MS = 600;
+
+const WHITE = new THREE.Color(1, 1, 1);
+const SHADE = new THREE.Color(0.5, 0.52, 0.56);
+const PICKED = new THREE.Color(1.0, 0.84, 0.48);
+const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
+const HINT = new THREE.Color(0.62, 1.0, 0.7);
+
+function tileGeometry() {
+  const w = TILE_W - GAP;
+  const d = TILE_D - GAP;
+  const topH = TILE_H * 0.64;
+  const backH = TILE_H * 0.4;
+  const top = new RoundedBoxGeometry(w, topH, d, 3, RADIUS);
+  top.translate(0, TILE_H - topH / 2, 0);
+  const back = new RoundedBoxGeometry(w, backH, d, 3, RADIUS);
+  back.translate(0, backH / 2, 0);
+  // Ivory face layer on a green back, as real tiles are made.
+  for (const [geometry, hex] of [[top, "#f4ecd6"], [back, "#2f7a5a"]]) {
+    const colour = new THREE.Color(hex);
+    const n = geometry.attributes.position.count;
+    const data = new Float32Array(n * 3);
+    for (let i = 0; i < n; i++) colour.toArray(data, i * 3);
+    geometry.setAttribute("color", new THREE.BufferAttribute(data, 3));
+  }
+  const merged = mergeGeometries([top, back]);
+  top.dispose();
+  back.dispose();
+  return merged;
+}
+
+function faceGeometry() {
+  const inset = RADIUS * 1.6;
+  const plane = new THREE.PlaneGeometry(TILE_W - GAP - inset, TILE_D - GAP - inset);
+  plane.rotateX(-Math.PI / 2);
+  plane.translate(0, TILE_H + 0.002, 0);
+  return plane;
+}
+
+function tableTexture() {
+  // A soft light pool in the middle of the felt, drawn once.
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 256;
+  const ctx = canvas.getContext("2d");
+  const g = ctx.createRadialGradient(128, 128, 10, 128, 128, 128);
+  g.addColorStop(0, "#3f7564");
+  g.addColorStop(0.55, "#2f5f51");
+  g.addColorStop(1, "#1d3b33");
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, 256, 256);
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  return texture;
+}
+
+function easeOutCubic(t) {
+  return 1 - (1 - t) ** 3;
+}
+
+function easeInOut(t) {
+  return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+}
+
+export class BoardScene {
+  /**
+   * @param container the element the canvas fills
+   * @param hooks {onTap(index), onTable(), onMovedChange(moved)}
+   */
+  constructor(container, hooks) {
+    this.container = container;
+    this.hooks = hooks;
+    const renderer = new THREE.WebGLRenderer({ antialias: true, powerPreference: "high-performance" });
+    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    renderer.domElement.setAttribute("aria-hidden", "true");
+    container.append(renderer.domElement);
+    this.renderer = renderer;
+    this.canvas = renderer.domElement;
+
+    const scene = new THREE.Scene();
+    scene.background = new THREE.Color("#16241f");
+    this.scene = scene;
+    this.camera = new THREE.PerspectiveCamera(30, 1, 0.5, 200);
+
+    scene.add(new THREE.HemisphereLight("#fff6e6", "#29443b", 1.7));
+    const sun = new THREE.DirectionalLight("#fff3dd", 2.1);
+    sun.position.set(-6, 14, 8);
+    sun.castShadow = true;
+    sun.shadow.mapSize.set(2048, 2048);
+    sun.shadow.bias = -0.0004;
+    sun.shadow.normalBias = 0.02;
+    sun.shadow.radius = 3;
+    scene.add(sun, sun.target);
+    this.sun = sun;
+
+    const table = new THREE.Mesh(
+      new THREE.PlaneGeometry(80, 80),
+      new THREE.MeshStandardMaterial({ map: tableTexture(), roughness: 0.95 }),
+    );
+    table.rotation.x = -Math.PI / 2;
+    table.receiveShadow = true;
+    scene.add(table);
+
+    const atlas = drawAtlas();
+    this.cells = atlas.cells;
+    const faceMap = new THREE.CanvasTexture(atlas.canvas);
+    faceMap.colorSpace = THREE.SRGBColorSpace;
+    faceMap.anisotropy = Math.min(8, renderer.capabilities.getMaxAnisotropy());
+
+    this.body = new THREE.InstancedMesh(
+      tileGeometry(),
+      new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.42 }),
+      MAX_TILES,
+    );
+    this.body.castShadow = true;
+    this.body.receiveShadow = true;
+
+    const faceGeo = faceGeometry();
+    this.faceCell = new THREE.InstancedBufferAttribute(new Float32Array(MAX_TILES * 2), 2);
+    faceGeo.setAttribute("faceCell", this.faceCell);
+    const faceMat = new THREE.MeshStandardMaterial({ map: faceMap, roughness: 0.5 });
+    const [cw, ch] = atlas.cellSize;
+    faceMat.onBeforeCompile = (shader) => {
+      // Each instance reads its own cell of the atlas.
+      shader.vertexShader = shader.vertexShader
+        .replace("#include <common>", "#include <common>\nattribute vec2 faceCell;")
+        .replace(
+          "#include <uv_vertex>",
+          `#include <uv_vertex>\nvMapUv = uv * vec2(${cw.toFixed(6)}, ${ch.toFixed(6)}) + faceCell;`,
+        );
+    };
+    this.face = new THREE.InstancedMesh(faceGeo, faceMat, MAX_TILES);
+    this.face.receiveShadow = true;
+    for (const mesh of [this.body, this.face]) {
+      mesh.count = 0;
+      // Instances move far from the mesh's bounds; culling would drop them.
+      mesh.frustumCulled = false;
+      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+      mesh.setColorAt(0, WHITE);
+      scene.add(mesh);
+    }
+
+    // Per-tile state, by tile index.
+    this.n = 0;
+    this.baseX = new Float32Array(MAX_TILES);
+    this.baseY = new Float32Array(MAX_TILES);
+    this.baseZ = new Float32Array(MAX_TILES);
+    this.shown = new Uint8Array(MAX_TILES);
+    this.lift = new Float32Array(MAX_TILES);
+    this.liftTarget = new Float32Array(MAX_TILES);
+    this.shakeT0 = new Float64Array(MAX_TILES).fill(-1);
+    this.flyT0 = new Float64Array(MAX_TILES).fill(-1);
+    this.flyDir = new Int8Array(MAX_TILES);
+    this.partner = new Int16Array(MAX_TILES);
+    this.dropT0 = new Float64Array(MAX_TILES).fill(-1);
+    this.dropH = new Float32Array(MAX_TILES);
+    this.blocked = new Uint8Array(MAX_TILES);
+    this.shading = true;
+    this.selected = -1;
+    this.focused = -1;
+    this.hintA = -1;
+    this.hintB = -1;
+    this.hintUntil = 0;
+    this.box = { minX: -1, maxX: 1, minZ: -1, maxZ: 1, top: TILE_H };
+
+    // Scratch objects for the frame loop.
+    this.m = new THREE.Matrix4();
+    this.pos = new THREE.Vector3();
+    this.quat = new THREE.Quaternion();
+    this.scl = new THREE.Vector3();
+    this.up = new THREE.Vector3(0, 1, 0);
+    this.tint = new THREE.Color();
+    this.ndc = new THREE.Vector2();
+    this.raycaster = new THREE.Raycaster();
+    this.hits = [];
+
+    this.view = new ViewControl(this.camera, this.canvas, () => this.requestRender(), hooks.onMovedChange);
+    this.framePending = false;
+    this.lastFrame = 0;
+    this.frameCount = 0;
+    this.frame = this.frame.bind(this);
+    this.#listen();
+    this.resize();
+    new ResizeObserver(() => this.resize()).observe(container);
+  }
+
+  // --- setup -----------------------------------------------------------
+  /**
+   * Lay out a new set of tiles ({x, y, z, face} in half-tile units) with
+   * `standing` flags. `build` drops the pile in, one level after another.
+   */
+  setTiles(tiles, standing, build) {
+    const n = tiles.length;
+    this.n = n;
+    this.body.count = this.face.count = n;
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (const t of tiles) {
+      minX = Math.min(minX, t.x);
+      maxX = Math.max(maxX, t.x);
+      minY = Math.min(minY, t.y);
+      maxY = Math.max(maxY, t.y);
+    }
+    // Centre the layout on the origin.
+    const cx = (minX + maxX) / 2;
+    const cy = (minY + maxY) / 2;
+    const now = performance.now();
+    tiles.forEach((t, i) => {
+      this.baseX[i] = ((t.x - cx) / 2) * TILE_W;
+      this.baseZ[i] = ((t.y - cy) / 2) * TILE_D;
+      this.baseY[i] = t.z * TILE_H;
+      this.shown[i] = standing[i] ? 1 : 0;
+      this.lift[i] = this.liftTarget[i] = 0;
+      this.shakeT0[i] = this.flyT0[i] = -1;
+      this.dropT0[i] = build ? now + 120 + t.z * LEVEL_MS + ((i * 37) % 11) * 14 : -1;
+      this.dropH[i] = 2.2 + t.z * 0.3;
+    });
+    this.selected = this.focused = this.hintA = this.hintB = -1;
+    this.setFaces(tiles.map((t) => t.face));
+    this.#refreshTints();
+    this.#writeAll(now);
+    this.#aimShadow(this.fitBox());
+    this.view.fit(this.fitBox(standing), false);
+    this.requestRender();
+  }
+
+  /** Set the face shown on every tile (after a shuffle, or at setup). */
+  setFaces(faces) {
+    const arr = this.faceCell.array;
+    faces.forEach((face, i) => {
+      const [u, v] = this.cells.get(face);
+      arr[i * 2] = u;
+      arr[i * 2 + 1] = v;
+    });
+    this.faceCell.needsUpdate = true;
+    this.requestRender();
+  }
+
+  /** A little hop of every standing tile, so a shuffle is seen to happen. */
+  hopAll() {
+    const now = performance.now();
+    for (let i = 0; i < this.n; i++) {
+      if (!this.shown[i]) continue;
+      this.dropT0[i] = now + ((i * 53) % 17) * 12;
+      this.dropH[i] = 0.9;
+    }
+    this.requestRender();
+  }
+
+  // --- tile state ------------------------------------------------------
+  setBlocked(blocked) {
+    for (let i = 0; i < this.n; i++) this.blocked[i] = blocked[i] ? 1 : 0;
+    this.#refreshTints();
+  }
+
+  setShading(on) {
+    this.shading = on;
+    this.#refreshTints();
+  }
+
+  select(i) {
+    if (this.selected >= 0) this.liftTarget[this.selected] = 0;
+    this.selected = i;
+    if (i >= 0) this.liftTarget[i] = 1;
+    this.#refreshTints();
+  }
+
+  setFocus(i) {
+    this.focused = i;
+    this.#refreshTints();
+  }
+
+  shake(i) {
+    this.shakeT0[i] = performance.now();
+    this.requestRender();
+  }
+
+  showHint(a, b) {
+    this.hintA = a;
+    this.hintB = b;
+    this.hintUntil = performance.now() + 2600;
+    this.requestRender();
+  }
+
+  /** The pair flies off the pile (leaving) or back onto it (undo). */
+  fly(a, b, leaving) {
+    const now = performance.now();
+    for (const [i, j] of [[a, b], [b, a]]) {
+      this.flyT0[i] = now;
+      this.flyDir[i] = leaving ? 1 : -1;
+      this.partner[i] = j;
+      this.shown[i] = 1;
+      this.liftTarget[i] = 0;
+      if (this.selected === i) this.selected = -1;
+    }
+    if (this.hintA === a || this.hintA === b) this.hintUntil = 0;
+    this.#refreshTints();
+  }
+
+  /** Show or hide tiles at once (a resync after the server disagreed). */
+  setStanding(standing) {
+    for (let i = 0; i < this.n; i++) {
+      this.shown[i] = standing[i] ? 1 : 0;
+      this.flyT0[i] = -1;
+    }
+    this.#writeAll(performance.now());
+    this.requestRender();
+  }
+
+  /** Frame the standing tiles (world box) for the next fit. */
+  fitBox(standing = null) {
+    const box = this.box;
+    box.minX = box.minZ = Infinity;
+    box.maxX = box.maxZ = -Infinity;
+    box.top = TILE_H;
+    for (let i = 0; i < this.n; i++) {
+      if (standing ? !standing[i] : false) continue;
+      box.minX = Math.min(box.minX, this.baseX[i] - TILE_W / 2);
+      box.maxX = Math.max(box.maxX, this.baseX[i] + TILE_W / 2);
+      box.minZ = Math.min(box.minZ, this.baseZ[i] - TILE_D / 2);
+      box.maxZ = Math.max(box.maxZ, this.baseZ[i] + TILE_D / 2);
+      box.top = Math.max(box.top, this.baseY[i] + TILE_H);
+    }
+    if (box.minX === Infinity) {
+      box.minX = box.minZ = -1;
+      box.maxX = box.maxZ = 1;
+    }
+    return box;
+  }
+
+  /** Fly the camera back to the view from above, framing `standing`. */
+  fit(standing, animate = true) {
+    this.view.fit(this.fitBox(standing), animate);
+  }
+
+  followPile(standing) {
+    if (!this.view.moved) this.fit(standing, true);
+  }
+
+  // --- input -----------------------------------------------------------
+  #listen() {
+    const taps = new Map();
+    const el = this.canvas;
+    el.addEventListener("pointerdown", (e) => {
+      taps.set(e.pointerId, { x: e.clientX, y: e.clientY, t: e.timeStamp, ok: taps.size === 0 });
+      // A second finger means a gesture: neither touch is a tap.
+      if (taps.size > 1) for (const tap of taps.values()) tap.ok = false;
+    });
+    el.addEventListener("pointermove", (e) => {
+      const tap = taps.get(e.pointerId);
+      if (tap && Math.hypot(e.clientX - tap.x, e.clientY - tap.y) > TAP_SLOP) tap.ok = false;
+    });
+    const finish = (e) => {
+      const tap = taps.get(e.pointerId);
+      taps.delete(e.pointerId);
+      if (e.type !== "pointerup" || !tap || !tap.ok || e.timeStamp - tap.t > TAP_MS) return;
+      if (e.button !== 0) return;
+      const i = this.pick(e.clientX, e.clientY);
+      if (i >= 0) this.hooks.onTap(i);
+      else this.hooks.onTable();
+    };
+    el.addEventListener("pointerup", finish);
+    el.addEventListener("pointercancel", finish);
+  }
+
+  /** The standing tile under a screen point, or -1. */
+  pick(clientX, clientY) {
+    const rect = this.canvas.getBoundingClientRect();
+    this.ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(this.ndc, this.camera);
+    this.hits.length = 0;
+    this.body.computeBoundingSphere();
+    this.raycaster.intersectObject(this.body, false, this.hits);
+    for (const hit of this.hits) {
+      const i = hit.instanceId;
+      if (i < this.n && this.shown[i] && this.flyT0[i] < 0) return i;
+    }
+    return -1;
+  }
+
+  /** Where tile i's face centre is on the page, in CSS pixels (for tests and tools). */
+  screenPoint(i) {
+    const rect = this.canvas.getBoundingClientRect();
+    const p = new THREE.Vector3(this.baseX[i], this.baseY[i] + TILE_H + this.lift[i] * LIFT, this.baseZ[i]);
+    p.project(this.camera);
+    return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
+  }
+
+  setRotateFirst(on) {
+    this.view.setRotateFirst(on);
+  }
+
+  // --- drawing -----------------------------------------------------------
+  resize() {
+    const w = this.container.clientWidth;
+    const h = this.container.clientHeight;
+    if (!w || !h) return;
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    if (!this.view.moved && this.n) this.view.fit(this.box, false);
+    this.requestRender();
+  }
+
+  requestRender() {
+    if (this.framePending) return;
+    this.framePending = true;
+    requestAnimationFrame(this.frame);
+  }
+
+  /** True while no tile or camera animation is running (tests wait for it). */
+  get idle() {
+    return !this.framePending;
+  }
+
+  frame(now) {
+    this.framePending = false;
+    const dt = Math.min(0.05, this.lastFrame ? (now - this.lastFrame) / 1000 : 0.016);
+    this.lastFrame = now;
+    let moving = this.#writeAll(now, dt);
+    if (this.view.update(now)) moving = true;
+    if (this.hintUntil > now) {
+      moving = true;
+      this.#refreshTints(now);
+    } else if (this.hintA >= 0) {
+      this.hintA = this.hintB = -1;
+      this.#refreshTints(now);
+    }
+    this.renderer.render(this.scene, this.camera);
+    this.frameCount++;
+    if (moving) this.requestRender();
+    else this.lastFrame = 0;
+  }
+
+  /** Write every tile's matrix for time `now`; true if any is still moving. */
+  #writeAll(now, dt = 0) {
+    let moving = false;
+    const { m, pos, quat, scl, up } = this;
+    for (let i = 0; i < this.n; i++) {
+      let x = this.baseX[i];
+      let y = this.baseY[i];
+      let z = this.baseZ[i];
+      let s = this.shown[i] ? 1 : 0;
+      let turn = 0;
+      if (this.dropT0[i] >= 0) {
+        const t = (now - this.dropT0[i]) / DROP_MS;
+        moving = true;
+        if (t < 0) s = 0;
+        else if (t < 1) y += this.dropH[i] * (1 - easeOutCubic(t));
+        else this.dropT0[i] = -1;
+      }
+      const goal = this.liftTarget[i];
+      if (this.lift[i] !== goal) {
+        const next = this.lift[i] + (goal - this.lift[i]) * Math.min(1, dt * LIFT_RATE);
+        this.lift[i] = Math.abs(goal - next) < 0.004 ? goal : next;
+        moving = true;
+      }
+      y += this.lift[i] * LIFT;
+      if (this.shakeT0[i] >= 0) {
+        const t = (now - this.shakeT0[i]) / SHAKE_MS;
+        if (t < 1) {
+          x += Math.sin(t * Math.PI * 7) * 0.08 * (1 - t);
+          moving = true;
+        } else this.shakeT0[i] = -1;
+      }
+      if (this.flyT0[i] >= 0) {
+        const t = Math.min(1, (now - this.flyT0[i]) / FLY_MS);
+        const leaving = this.flyDir[i] > 0;
+        const e = easeInOut(leaving ? t : 1 - t);
+        const j = this.partner[i];
+        // The pair draws together, rises and shrinks away.
+        x += ((this.baseX[i] + this.baseX[j]) / 2 - this.baseX[i]) * e * 0.7;
+        z += ((this.baseZ[i] + this.baseZ[j]) / 2 - this.baseZ[i]) * e * 0.7;
+        y += e * 2.6;
+        turn = e * (i < j ? 0.9 : -0.9);
+        s = 1 - e;
+        if (t >= 1) {
+          this.flyT0[i] = -1;
+          this.shown[i] = leaving ? 0 : 1;
+          s = leaving ? 0 : 1;
+        } else moving = true;
+      }
+      pos.set(x, y, z);
+      quat.setFromAxisAngle(up, turn);
+      scl.set(s, s, s);
+      m.compose(pos, quat, scl);
+      this.body.setMatrixAt(i, m);
+      this.face.setMatrixAt(i, m);
+    }
+    this.body.instanceMatrix.needsUpdate = true;
+    this.face.instanceMatrix.needsUpdate = true;
+    return moving;
+  }
+
+  #refreshTints(now = performance.now()) {
+    const pulse = 0.5 + 0.5 * Math.sin(now / 140);
+    for (let i = 0; i < this.n; i++) {
+      const c = this.tint;
+      if (i === this.selected) c.copy(PICKED);
+      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, pulse);
+      else if (i === this.focused) c.copy(FOCUS);
+      else if (this.shading && this.blocked[i]) c.copy(SHADE);
+      else c.copy(WHITE);
+      this.body.setColorAt(i, c);
+      this.face.setColorAt(i, c);
+    }
+    this.body.instanceColor.needsUpdate = true;
+    this.face.instanceColor.needsUpdate = true;
+    this.requestRender();
+  }
+
+  #aimShadow(b) {
+    // Fit the sun's shadow camera round the whole layout, once per deal.
+    const r = Math.max(b.maxX - b.minX, b.maxZ - b.minZ) / 2 + 3;
+    const cam = this.sun.shadow.camera;
+    cam.left = cam.bottom = -r;
+    cam.right = cam.top = r;
+    cam.near = 1;
+    cam.far = 50;
+    cam.updateProjectionMatrix();
+  }
+}
