@@ -86,7 +86,10 @@ else:
             # A file, not memory, for tests too: daphne test servers run in a
             # child process and must see the same database.
             "TEST": {"NAME": BASE_DIR / "var" / "test-tiles.sqlite3"},
-            "OPTIONS": {"timeout": 20},
+            # IMMEDIATE: an atomic block takes the write lock when it begins,
+            # so select_for_update's "one after the other" also holds here
+            # (deferred transactions fail with "database is locked" instead).
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
     (BASE_DIR / "var").mkdir(exist_ok=True)
