@@ -93,18 +93,23 @@ def _end(run: Run, now: datetime) -> None:
     run.save()
 
 
+def _in_progress(player: Player, board_key: str) -> Run | None:
+    """The player's run in progress on a board, locked. The player's row is
+    locked first: it orders concurrent starts, so there is one run in
+    progress per board even when two tabs start at once."""
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    return (
+        Run.objects.select_for_update()
+        .filter(player=player, board_key=board_key, status__in=play.IN_PLAY)
+        .first()
+    )
+
+
 def start_run(player: Player, board_key: str, fresh: bool = False) -> tuple[Run, bool]:
     """The run in progress on this board, or a new deal; (run, dealt)."""
     now = current_time()
     with transaction.atomic():
-        # The player's row orders concurrent starts: one run in progress
-        # per board, even when two tabs start at once.
-        Player.objects.select_for_update().filter(pk=player.pk).first()
-        current = (
-            Run.objects.select_for_update()
-            .filter(player=player, board_key=board_key, status__in=play.IN_PLAY)
-            .first()
-        )
+        current = _in_progress(player, board_key)
         if current is not None and not fresh:
             return current, False
         mode, deal = boards.deal_for(board_key, player)
@@ -157,10 +162,29 @@ def shuffle_run(run_id: str, player: Player) -> Run:
 
 
 def restart_run(run_id: str, player: Player) -> Run:
+    """The same deal from the start. A finished run is played again as a new
+    run, so its result stays on record."""
     now = current_time()
     with transaction.atomic():
         run = _locked(run_id, player)
-        return _save(run, play.restart(run.state(), now), now)
+        state = play.restart(run.state(), now)
+        if run.status in play.IN_PLAY:
+            return _save(run, state, now)
+        current = _in_progress(player, run.board_key)
+        if current is not None:
+            _end(current, now)
+        again = Run(
+            player=player,
+            board_key=run.board_key,
+            mode=run.mode,
+            layout_slug=run.layout_slug,
+            layout_name=run.layout_name,
+            seed=run.seed,
+            tiles=[dict(tile) for tile in run.tiles],
+            initial_faces=run.initial_faces,
+            witness=run.witness,
+        )
+        return _save(again, state, now)
 
 
 def give_up(run_id: str, player: Player) -> Run:

@@ -233,9 +233,9 @@ def shuffle(state: RunState, seed: str, now: datetime) -> RunState:
 
 
 def restart(state: RunState, now: datetime) -> RunState:
-    """The same deal from the start with a new clock. Hints and shuffles
-    already used on this deal stay counted."""
-    _require_play(state)
+    """The same deal from the start with a new clock, from any status (the
+    result screen offers it too). Hints and shuffles already used on this
+    deal stay counted: seeing its answer once spoils a clean clear of it."""
     return replace(
         state,
         faces=state.initial_faces,

@@ -145,7 +145,7 @@ def test_restart_deals_the_same_faces_with_a_new_clock():
     assert again.shuffles == 1  # help used on this deal stays counted
 
 
-def test_nothing_happens_after_the_end():
+def test_nothing_but_a_restart_happens_after_the_end():
     state, solution = dealt()
     lost = play.give_up(state, at(5000))
     assert lost.status == play.LOST
@@ -153,9 +153,16 @@ def test_nothing_happens_after_the_end():
         lambda s: play.take(s, *solution[0], move=0, now=at(6000)),
         lambda s: play.undo(s, move=0, now=at(6000)),
         lambda s: play.hint(s, at(6000)),
-        lambda s: play.restart(s, at(6000)),
         lambda s: play.pause(s, at(6000)),
     ):
         with pytest.raises(play.Conflict) as e:
             event(lost)
         assert e.value.code == "finished"
+
+
+def test_a_finished_run_restarts_from_the_deal():
+    state, solution = dealt()
+    state = play.take(state, *solution[0], move=0, now=at(2000))
+    state, _ = play.hint(state, at(2500))
+    again = play.restart(play.give_up(state, at(3000)), at(4000))
+    assert (again.status, again.moves, again.hints) == (play.PLAYING, (), 1)

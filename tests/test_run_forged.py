@@ -124,7 +124,6 @@ def test_a_move_after_the_finish_is_refused(game):
         ("undo", {"move": 16}),
         ("hint", None),
         ("shuffle", None),
-        ("restart", None),
         ("pause", None),
         ("give-up", None),
     ]:

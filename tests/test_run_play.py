@@ -133,6 +133,23 @@ def test_restart_deals_the_same_faces_from_the_start(monkeypatch):
     assert again["elapsed_ms"] == 0
 
 
+def test_restart_after_the_end_plays_the_deal_again_as_a_new_run(monkeypatch):
+    """The finished run keeps its result; help used on the deal stays counted."""
+    clock = FakeClock(monkeypatch)
+    me = Browser()
+    run = me.start().json()
+    me.act(run["id"], "hint")
+    won = play_through(me, run, clock).json()
+    response = me.act(run["id"], "restart")
+    assert response.status_code == 200
+    again = response.json()
+    assert again["id"] != run["id"]
+    assert (again["status"], again["removed"], again["hints"]) == ("playing", [], 1)
+    assert again["tiles"] == run["tiles"]
+    assert me.get(run["id"]).json() == won
+    assert me.start().json()["id"] == again["id"]
+
+
 def test_give_up_ends_the_run_as_lost(monkeypatch):
     FakeClock(monkeypatch)
     me = Browser()
@@ -153,8 +170,9 @@ def test_an_unknown_board_is_not_found():
 
 
 def test_a_run_in_progress_follows_a_signed_in_player_to_another_device(
-    monkeypatch, django_user_model
+    monkeypatch, django_user_model, settings
 ):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     FakeClock(monkeypatch)
     django_user_model.objects.create_user("ana", password="tiles-pass-123")
     laptop, phone = Browser(), Browser()
