@@ -6,6 +6,7 @@ times must stay with the device. Signed-in players are found through the user.
 """
 
 from django.conf import settings
+from django.core import signing
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 
@@ -20,14 +21,29 @@ _NEW_GUEST = "_tiles_new_guest"
 _CACHE = "_tiles_player"
 
 
-def guest_from_cookie(request: HttpRequest) -> Player | None:
-    """The guest this device's cookie names, if it is still a guest."""
-    pk = request.get_signed_cookie(
-        GUEST_COOKIE, default=None, salt=GUEST_COOKIE_SALT, max_age=GUEST_COOKIE_AGE
-    )
-    if pk is None or not str(pk).isdigit():
+def _signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=GUEST_COOKIE_SALT)
+
+
+def guest_from_cookie_value(value: str | None) -> Player | None:
+    """The guest a raw cookie value names, if it is genuine and still a guest.
+
+    Takes the value rather than a request so websocket consumers, which see
+    cookies in their scope, find guests the same way."""
+    if not value:
+        return None
+    try:
+        pk = _signer().unsign(value, max_age=GUEST_COOKIE_AGE)
+    except signing.BadSignature:
+        return None
+    if not pk.isdigit():
         return None
     return Player.objects.filter(pk=int(pk), user__isnull=True).first()
+
+
+def guest_from_cookie(request: HttpRequest) -> Player | None:
+    """The guest this device's cookie names, if it is still a guest."""
+    return guest_from_cookie_value(request.COOKIES.get(GUEST_COOKIE))
 
 
 def current_player(request: HttpRequest) -> Player:
@@ -54,10 +70,9 @@ def remember_guest(request: HttpRequest, response: HttpResponse) -> None:
     player = getattr(request, _NEW_GUEST, None)
     if player is None:
         return
-    response.set_signed_cookie(
+    response.set_cookie(
         GUEST_COOKIE,
-        str(player.pk),
-        salt=GUEST_COOKIE_SALT,
+        _signer().sign(str(player.pk)),
         max_age=GUEST_COOKIE_AGE,
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,
