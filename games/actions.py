@@ -58,21 +58,18 @@ def best_ms(player: Player, board_key: str) -> int | None:
 def _record_best(run: Run, now: datetime) -> None:
     """After a clean win: keep the time if it beats the player's best."""
     ms = run.elapsed_ms(now)
-    best, created = BestTime.objects.select_for_update().get_or_create(
-        player_id=run.player_id,
-        board_key=run.board_key,
-        defaults={
-            "best_ms": ms,
-            "run": run,
-            "layout_name": run.layout_name,
-            "achieved": now,
-        },
+    best = (
+        BestTime.objects.select_for_update()
+        .filter(player_id=run.player_id, board_key=run.board_key)
+        .first()
     )
-    if not created and ms >= best.best_ms:
+    if best is not None and ms >= best.best_ms:
         return
-    if not created:
-        best.best_ms, best.run, best.achieved = ms, run, now
-        best.save(update_fields=["best_ms", "run", "achieved"])
+    if best is None:
+        best = BestTime(player_id=run.player_id, board_key=run.board_key)
+    best.best_ms, best.run, best.achieved = ms, run, now
+    best.layout_name = run.layout_name
+    best.save()
     run.set_best = True
 
 
