@@ -1,3 +1,9 @@
-"""Websocket routes. Filled in by the live rooms."""
+"""Websocket routes: one socket per seated player in a room."""
 
-websocket_urlpatterns: list = []
+from django.urls import re_path
+
+from rooms.consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    re_path(r"^ws/rooms/(?P<code>[A-Za-z0-9]{4,8})/$", RoomConsumer.as_asgi()),
+]

@@ -1,0 +1,474 @@
+"""Every change to a room: validate, lock, apply the rules, save, publish.
+
+Each action runs in one transaction holding the room's row lock
+(select_for_update), so everything that happens in one room is applied in
+one order, each change on the state the last one left; the room's version
+counts the events. Events are saved with their version in the same
+transaction and published only after it commits. The time always comes from
+`current_time()`, never from a client.
+"""
+
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from games.engine.deal import generate_deal
+from games.engine.hint import Hint
+from games.layouts import playable_layout
+from rooms import race
+from rooms.bots import LEVELS
+from rooms.models import NAME_MAX, Event, Member, Racer, Room, Round
+from rooms.publish import publish_on_commit
+from rooms.race import Conflict, RaceError, Refused
+from rooms.state import members_json, race_patch, room_json, round_json
+
+MAX_SEATS = 8
+MAX_BOTS = 3
+# The two piles a host picks from, by the layouts' slugs.
+PILES = {"big": "turtle", "small": "small"}
+MODES = ("race",)
+
+
+class NotFound(RaceError):
+    def __init__(self, message: str = "no such room") -> None:
+        super().__init__("not_found", message)
+
+
+class Forbidden(RaceError):
+    pass
+
+
+def current_time() -> datetime:
+    """The server's clock; tests replace it to drive rooms through time."""
+    return timezone.now()
+
+
+# -- loading and saving ----------------------------------------------------
+
+
+def _locked(code: str) -> Room:
+    room = Room.objects.select_for_update().filter(code=code).first()
+    if room is None or room.status == Room.Status.CLOSED:
+        raise NotFound(f"no room {code!r}")
+    return room
+
+
+def _members(room: Room) -> list[Member]:
+    return list(room.members.all())
+
+
+def _member(room: Room, player: Player) -> Member:
+    member = room.members.filter(player=player).first()
+    if member is None:
+        raise Forbidden("not_member", "you are not in this room")
+    return member
+
+
+def _require_host(room: Room, player: Player) -> None:
+    if room.host_id != player.pk:
+        raise Forbidden("not_host", "only the host can do that")
+
+
+def _racing_round(room: Room) -> tuple[Round, list[Racer]] | None:
+    rnd = room.current_round
+    if rnd is None or rnd.status != Round.Status.RACING:
+        return None
+    return rnd, list(rnd.racers.all())
+
+
+def _emit(room: Room, events: list[tuple[str, dict]], now: datetime) -> None:
+    """Number and store events, and publish them after commit. Saves the
+    room's version (and wake_at, which changes with the events)."""
+    rows = []
+    for kind, data in events:
+        room.version += 1
+        rows.append(
+            Event(room=room, version=room.version, kind=kind, data=data, created=now)
+        )
+    Event.objects.bulk_create(rows)
+    room.save(update_fields=["version", "wake_at", "status", "host", "settings"])
+    publish_on_commit(room.code, [e.as_message() for e in rows])
+
+
+def _save_race(
+    room: Room, rnd: Round, rows: list[Racer], old: race.Race, new: race.Race
+) -> tuple[str, dict] | None:
+    """Write what changed between two states; the "race" event, or None when
+    nothing changed (a retried message)."""
+    room.wake_at = race.wake_at(new)
+    if new == old:
+        return None
+    by_seat = {r.seat: r for r in rows}
+    before = {r.seat: r for r in old.racers}
+    for racer in new.racers:
+        if before.get(racer.seat) == racer:
+            continue
+        row = by_seat.get(racer.seat) or Racer(
+            round=rnd, seat=racer.seat, name=racer.name, bot_level=racer.bot
+        )
+        row.set_state(racer)
+        row.save()
+    rnd.set_state(new)
+    rnd.save(update_fields=["status", "banked_ms", "running_since", "paused"])
+    return ("race", race_patch(old, new))
+
+
+RaceChange = Callable[[race.Race, Member, Room, datetime], race.Race]
+
+
+def _race_action(code: str, player: Player, change: RaceChange) -> Room:
+    """Apply one change to the race in progress, on behalf of `player`'s own
+    seat (never a seat named by the client)."""
+    with transaction.atomic():
+        room = _locked(code)
+        # Read after the lock: changes to a room are applied in time order.
+        now = current_time()
+        member = _member(room, player)
+        current = _racing_round(room)
+        if current is None:
+            raise Conflict("no_race", "no race is in progress")
+        rnd, rows = current
+        old = rnd.state(rows)
+        event = _save_race(room, rnd, rows, old, change(old, member, room, now))
+        _emit(room, [event] if event else [], now)
+        return room
+
+
+# -- rooms and seats -------------------------------------------------------
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(str(name).split())[:NAME_MAX]
+    if not name:
+        raise Refused("bad_name", "a display name is needed")
+    return name
+
+
+def create_room(player: Player, name: str) -> Room:
+    """A new room in its lobby, with `player` as its host in seat 0."""
+    name = _clean_name(name)
+    now = current_time()
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(host=player, next_seat=1)
+                Member.objects.create(room=room, seat=0, player=player, name=name)
+                members = _members(room)
+                _emit(
+                    room,
+                    [
+                        ("room", room_json(room, members)),
+                        ("members", members_json(members)),
+                    ],
+                    now,
+                )
+                return room
+        except IntegrityError:
+            continue  # the random code was taken: draw another
+    raise RuntimeError("could not find a free room code")
+
+
+def _seat(room: Room, **fields) -> Member:
+    if room.members.count() >= MAX_SEATS:
+        raise Conflict("full", f"a room holds {MAX_SEATS} players and bots")
+    member = Member.objects.create(room=room, seat=room.next_seat, **fields)
+    room.next_seat += 1
+    room.save(update_fields=["next_seat"])
+    return member
+
+
+def _late_racer(room: Room, member: Member, now: datetime) -> tuple[str, dict] | None:
+    """Seat a newcomer on the race in progress, if it is still young."""
+    current = _racing_round(room)
+    if current is None:
+        return None
+    rnd, rows = current
+    old = rnd.state(rows)
+    try:
+        new = race.join(old, member.seat, member.name, member.bot_level, now)
+    except Conflict:
+        return None  # too late: they race from the next deal on
+    return _save_race(room, rnd, rows, old, new)
+
+
+def join_room(code: str, player: Player, name: str) -> Room:
+    """Take a seat (or change one's display name when already seated)."""
+    name = _clean_name(name)
+    with transaction.atomic():
+        room = _locked(code)
+        now = current_time()
+        member = room.members.filter(player=player).first()
+        events = []
+        if member is None:
+            member = _seat(room, player=player, name=name)
+            events.append(_late_racer(room, member, now))
+        elif member.name != name:
+            member.name = name
+            member.save(update_fields=["name"])
+        else:
+            return room
+        events.insert(0, ("members", members_json(_members(room))))
+        _emit(room, [e for e in events if e], now)
+        return room
+
+
+def add_bot(code: str, player: Player, level: str) -> Room:
+    if level not in LEVELS:
+        raise Refused("bad_level", f"a bot is one of {', '.join(LEVELS)}")
+    now = current_time()
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        if _racing_round(room) is not None:
+            raise Conflict("racing", "wait for the race to end")
+        bots = [m for m in _members(room) if m.is_bot]
+        if len(bots) >= MAX_BOTS:
+            raise Conflict("too_many_bots", f"a room takes up to {MAX_BOTS} bots")
+        taken = {m.name for m in bots}
+        name = f"{level.capitalize()} bot"
+        number = 2
+        while name in taken:
+            name, number = f"{level.capitalize()} bot {number}", number + 1
+        _seat(room, bot_level=level, name=name)
+        _emit(room, [("members", members_json(_members(room)))], now)
+        return room
+
+
+def remove_bot(code: str, player: Player, seat: int) -> Room:
+    now = current_time()
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        if _racing_round(room) is not None:
+            raise Conflict("racing", "wait for the race to end")
+        deleted, _ = room.members.filter(seat=seat).exclude(bot_level="").delete()
+        if not deleted:
+            raise Refused("no_bot", f"no bot in seat {seat}")
+        _emit(room, [("members", members_json(_members(room)))], now)
+        return room
+
+
+def start_game(code: str, player: Player) -> Room:
+    """Everyone moves from the lobby to the game screen."""
+    now = current_time()
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        if room.status != Room.Status.LOBBY:
+            raise Conflict("started", "the game has started")
+        room.status = Room.Status.GAME
+        _emit(room, [("room", room_json(room, _members(room)))], now)
+        return room
+
+
+def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> Room:
+    """A new pile for everyone seated; the host's choices are kept."""
+    if mode not in MODES:
+        raise Refused("bad_mode", "only race is available")
+    if pile not in PILES:
+        raise Refused("bad_pile", f"the pile is one of {', '.join(PILES)}")
+    if limit not in race.LIMIT_MINUTES:
+        raise Refused("bad_limit", f"the time limit is one of {race.LIMIT_MINUTES}")
+    layout = playable_layout(PILES[pile])
+    seed = secrets.token_hex(8)
+    deal = generate_deal(layout, seed)
+    now = current_time()
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        if room.status != Room.Status.GAME:
+            raise Conflict("not_started", "start the game first")
+        if _racing_round(room) is not None:
+            raise Conflict("racing", "a race is in progress")
+        members = _members(room)
+        seats = [(m.seat, m.name, m.bot_level) for m in members]
+        state = race.deal(layout, deal.faces, seed, seats, limit, now)
+        last = room.rounds.order_by("-number").values_list("number", flat=True)
+        rnd = Round.objects.create(
+            room=room,
+            number=(last.first() or 0) + 1,
+            mode=mode,
+            pile=pile,
+            layout_slug=layout.slug,
+            layout_name=layout.name,
+            positions=[list(p) for p in layout.positions],
+            seed=seed,
+            faces=list(deal.faces),
+            dealt_at=now,
+            limit_ms=state.limit_ms,
+        )
+        rnd.set_state(state)
+        rnd.save()
+        for racer in state.racers:
+            row = Racer(round=rnd, seat=racer.seat, name=racer.name)
+            row.bot_level = racer.bot
+            row.set_state(racer)
+            row.save()
+        room.current_round = rnd
+        room.settings = {"mode": mode, "pile": pile, "limit": limit}
+        room.wake_at = race.wake_at(state)
+        room.save(update_fields=["current_round"])
+        _emit(
+            room,
+            [("room", room_json(room, members)), ("round", round_json(rnd, state))],
+            now,
+        )
+        return room
+
+
+def leave(code: str, player: Player) -> Room:
+    """Give up one's seat. When the host leaves, the game ends for everyone
+    and the room goes back to the lobby with the next person as host (or
+    closes when only bots are left)."""
+    with transaction.atomic():
+        room = _locked(code)
+        now = current_time()
+        member = _member(room, player)
+        events = []
+        current = _racing_round(room)
+        if current is not None:
+            rnd, rows = current
+            old = rnd.state(rows)
+            if room.host_id == player.pk:
+                new = race.abandon(old, now)
+            else:
+                new = race.leave(old, member.seat, now)
+            events.append(_save_race(room, rnd, rows, old, new))
+        member.delete()
+        members = _members(room)
+        if room.host_id == player.pk:
+            heir = next((m for m in members if not m.is_bot), None)
+            room.host_id = heir.player_id if heir else None
+            room.status = Room.Status.LOBBY if heir else Room.Status.CLOSED
+            room.wake_at = None
+            room.current_round = None
+            room.save(update_fields=["current_round"])
+            events += [("room", room_json(room, members)), ("round", None)]
+        events.append(("members", members_json(members)))
+        _emit(room, [e for e in events if e], now)
+        return room
+
+
+# -- a racer's moves -------------------------------------------------------
+
+
+def take_pair(code: str, player: Player, a: int, b: int, move: int) -> Room:
+    return _race_action(
+        code, player, lambda st, m, room, now: race.take(st, m.seat, a, b, move, now)
+    )
+
+
+def undo(code: str, player: Player, move: int) -> Room:
+    return _race_action(
+        code, player, lambda st, m, room, now: race.undo(st, m.seat, move, now)
+    )
+
+
+def shuffle(code: str, player: Player) -> Room:
+    seed = secrets.token_hex(8)
+    return _race_action(
+        code, player, lambda st, m, room, now: race.shuffle(st, m.seat, seed, now)
+    )
+
+
+def stop_here(code: str, player: Player) -> Room:
+    return _race_action(
+        code, player, lambda st, m, room, now: race.stop(st, m.seat, now)
+    )
+
+
+def pause(code: str, player: Player) -> Room:
+    return _race_action(code, player, lambda st, m, room, now: race.pause(st, now))
+
+
+def resume(code: str, player: Player) -> Room:
+    return _race_action(code, player, lambda st, m, room, now: race.resume(st, now))
+
+
+def end_now(code: str, player: Player) -> Room:
+    def change(st, member, room, now):
+        _require_host(room, player)
+        return race.end_now(st, member.seat, now)
+
+    return _race_action(code, player, change)
+
+
+def use_hint(code: str, player: Player) -> Hint:
+    """The hint for the player's own board. It changes nothing, so it takes
+    no lock: the engine's search runs without holding up the room."""
+    room = Room.objects.filter(code=code).first()
+    if room is None or room.status == Room.Status.CLOSED:
+        raise NotFound(f"no room {code!r}")
+    member = _member(room, player)
+    current = _racing_round(room)
+    if current is None:
+        raise Conflict("no_race", "no race is in progress")
+    rnd, rows = current
+    return race.hint(rnd.state(rows), member.seat, current_time())
+
+
+# -- the timer -------------------------------------------------------------
+
+
+def apply_due_timers(room_id: int) -> bool:
+    """Apply what is due in one room: time limits and bots' moves. Rooms
+    locked by someone else are skipped (that one will see to it, and a
+    second timer process never waits on the first); False when nothing was
+    due or the room was busy."""
+    now = current_time()
+    with transaction.atomic():
+        room = (
+            Room.objects.select_for_update(skip_locked=True)
+            .filter(pk=room_id, wake_at__lte=now)
+            .first()
+        )
+        if room is None:
+            return False
+        current = _racing_round(room)
+        if current is None:
+            room.wake_at = None
+            room.save(update_fields=["wake_at"])
+            return False
+        rnd, rows = current
+        old = rnd.state(rows)
+        event = _save_race(room, rnd, rows, old, race.run_due(old, now))
+        _emit(room, [event] if event else [], now)
+        return True
+
+
+def due_rooms(limit: int = 100) -> list[int]:
+    """Rooms with something due now, the most overdue first."""
+    return list(
+        Room.objects.filter(wake_at__lte=current_time())
+        .order_by("wake_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+# -- reading ---------------------------------------------------------------
+
+
+def snapshot(code: str) -> tuple[Room, list[Member], Round | None, race.Race | None]:
+    """A consistent read of a room for a full state."""
+    with transaction.atomic():
+        # The lock waits out a change in progress, so the version read here
+        # matches the rows read after it.
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            raise NotFound(f"no room {code!r}")
+        members = _members(room)
+        rnd = room.current_round
+        state = rnd.state(list(rnd.racers.all())) if rnd else None
+        return room, members, rnd, state
+
+
+def events_since(room: Room, version: int) -> list[dict] | None:
+    """The events after `version`, or None when they are no longer all kept."""
+    rows = list(room.events.filter(version__gt=version).order_by("version"))
+    if rows and rows[0].version != version + 1:
+        return None
+    return [e.as_message() for e in rows]

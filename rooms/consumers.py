@@ -1,0 +1,191 @@
+"""The room websocket (docs/protocol.md): thin over rooms.actions.
+
+A connection serves one seated player. It joins the room's group, sends the
+player's seat and then either the events since the version the client
+already has or a full state, and afterwards forwards every event published
+for the room. Each incoming message is checked (size, rate, shape) before it
+reaches an action, and acts only for the connection's own seat.
+"""
+
+import json
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from rooms import actions
+from rooms.identity import player_for_scope
+from rooms.models import Member
+from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
+from rooms.publish import group_name
+from rooms.race import RaceError
+from rooms.state import full_state
+
+# Close codes (4000-4999 are the application's own).
+CLOSE_NOT_MEMBER = 4403
+CLOSE_FLOOD = 4429
+CLOSE_LEFT = 4000
+
+
+class TokenBucket:
+    """`rate` messages a second on average, bursts of up to `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
+    player = player_for_scope(scope)
+    if player is None:
+        return None
+    seat = (
+        Member.objects.filter(room__code=code, player=player)
+        .exclude(room__status="closed")
+        .values_list("seat", flat=True)
+        .first()
+    )
+    return None if seat is None else (player, seat)
+
+
+def _catch_up(code: str, since: int | None) -> dict:
+    """The events after `since` when they are all kept, else a full state."""
+    room, members, rnd, state = actions.snapshot(code)
+    if since is not None and since <= room.version:
+        events = actions.events_since(room, since)
+        if events is not None:
+            return {"type": "events", "events": events}
+    return {"type": "state", **full_state(room, members, rnd, state)}
+
+
+def _hint(code: str, player) -> dict:
+    found = actions.use_hint(code, player)
+    return {
+        "type": "hint",
+        "pair": list(found.pair) if found.pair else None,
+        "clearable": found.clearable,
+    }
+
+
+# Message type -> the action it calls with the connection's player and the
+# message's fields.
+ACTIONS = {
+    "take": actions.take_pair,
+    "undo": actions.undo,
+    "shuffle": actions.shuffle,
+    "stop": actions.stop_here,
+    "pause": actions.pause,
+    "resume": actions.resume,
+    "end_now": actions.end_now,
+    "start_game": actions.start_game,
+    "deal": actions.deal_round,
+    "add_bot": actions.add_bot,
+    "remove_bot": actions.remove_bot,
+    "leave": actions.leave,
+}
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    # A person sends a few messages a second at most; a page that reconnects
+    # and syncs may burst.
+    RATE, BURST = 8.0, 24
+    # Messages refused for flooding before the connection is closed.
+    MAX_STRIKES = 20
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        found = await database_sync_to_async(_seat_of)(self.code, self.scope)
+        if found is None:
+            await self.close(code=CLOSE_NOT_MEMBER)
+            return
+        self.player, self.seat = found
+        self.bucket = TokenBucket(self.RATE, self.BURST)
+        self.strikes = 0
+        # Join the group before reading the state: an event committed in
+        # between then arrives twice (the client ignores versions it has)
+        # rather than never.
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        await self.accept()
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        since = query.get("since", [""])[0]
+        await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
+        await self._send_catch_up(int(since) if since.isdigit() else None)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "player"):
+            await self.channel_layer.group_discard(
+                group_name(self.code), self.channel_name
+            )
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self.bucket.allow():
+            self.strikes += 1
+            if self.strikes >= self.MAX_STRIKES:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self._error(None, "rate_limited", "too many messages; slow down")
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+            limit = f"send JSON text of {MAX_MESSAGE_CHARS} characters at most"
+            await self._error(None, "bad_message", limit)
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error(None, "bad_message", "the message is not JSON")
+            return
+        try:
+            kind, fields, ref = validate(message)
+        except BadMessage as e:
+            await self._error(e.ref, "bad_message", e.message)
+            return
+        try:
+            await self._dispatch(kind, fields, ref)
+        except RaceError as e:
+            await self._error(ref, e.code, e.message, e.tile)
+
+    async def _dispatch(self, kind: str, fields: dict, ref) -> None:
+        if kind == "ping":
+            await self.send_json({"type": "pong", "ref": ref, "t": _now_ms()})
+        elif kind == "sync":
+            await self._send_catch_up(fields["since"], ref)
+        elif kind == "hint":
+            reply = await database_sync_to_async(_hint)(self.code, self.player)
+            await self.send_json({**reply, "ref": ref})
+        else:
+            action = ACTIONS[kind]
+            room = await database_sync_to_async(action)(
+                self.code, self.player, **fields
+            )
+            await self.send_json({"type": "ack", "ref": ref, "v": room.version})
+            if kind == "leave":
+                await self.close(code=CLOSE_LEFT)
+
+    async def _send_catch_up(self, since: int | None, ref=None) -> None:
+        reply = await database_sync_to_async(_catch_up)(self.code, since)
+        await self.send_json({**reply, "ref": ref, "t": _now_ms()})
+
+    async def _error(self, ref, code: str, message: str, tile=None) -> None:
+        reply = {"type": "error", "ref": ref, "code": code, "message": message}
+        if tile is not None:
+            reply["tile"] = tile
+        await self.send_json(reply)
+
+    async def room_events(self, event: dict) -> None:
+        """Events published for the room (rooms.publish)."""
+        await self.send_json({"type": "events", "events": event["events"]})
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)

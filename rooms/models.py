@@ -1,0 +1,252 @@
+"""Live rooms: the room and its seats, the rounds dealt in it, each racer's
+state, and the numbered log of events the clients follow.
+
+The rows are the authority; the channel layer only tells clients that
+something changed. Rules live in rooms.race, changes go through
+rooms.actions (under the room's row lock), never by saving these directly.
+"""
+
+import secrets
+from datetime import datetime
+
+from django.db import models
+
+from games.engine.layout import Layout
+from games.play import Clock, layout_of
+from rooms import race
+
+# No look-alike letters or digits (0/O, 1/I/L, 2/Z, 5/S, 8/B).
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 5
+NAME_MAX = 32
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        GAME = "game"  # everyone on the game screen; rounds are dealt here
+        CLOSED = "closed"
+
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code)
+    host = models.ForeignKey(
+        "accounts.Player", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.LOBBY
+    )
+    # The host's last choices for a deal: {"mode", "pile", "limit"}.
+    settings = models.JSONField(default=dict)
+    # The number of the last event; each event gets the next one.
+    version = models.PositiveBigIntegerField(default=0)
+    next_seat = models.PositiveIntegerField(default=0)
+    current_round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # When run_timers must next look at this room (a time limit, a bot's
+    # move); null when nothing is due.
+    wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"room {self.code} ({self.status})"
+
+
+class Member(models.Model):
+    """A seat in a room: a person (a Player) or a bot of some level."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
+    # Join order; never reused within a room, so a seat names one member.
+    seat = models.PositiveIntegerField()
+    player = models.ForeignKey(
+        "accounts.Player", null=True, blank=True, on_delete=models.CASCADE
+    )
+    bot_level = models.CharField(max_length=8, blank=True)
+    name = models.CharField(max_length=NAME_MAX)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "seat"], name="one_member_a_seat"),
+            models.UniqueConstraint(
+                fields=["room", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_seat_a_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat} in {self.room_id})"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+
+class Round(models.Model):
+    """One deal in a room. Only Race exists; `mode` leaves room for others."""
+
+    class Status(models.TextChoices):
+        RACING = race.RACING
+        OVER = race.OVER
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    mode = models.CharField(max_length=16, default="race")
+    pile = models.CharField(max_length=16)
+    layout_slug = models.CharField(max_length=64)
+    layout_name = models.CharField(max_length=100)
+    positions = models.JSONField()  # [[x, y, z], ...]: a snapshot of the layout
+    seed = models.CharField(max_length=32)
+    faces = models.JSONField()  # as dealt
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.RACING
+    )
+    dealt_at = models.DateTimeField()
+    limit_ms = models.PositiveIntegerField(null=True, blank=True)
+    banked_ms = models.BigIntegerField(default=0)
+    running_since = models.DateTimeField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "number"], name="one_round_a_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.room_id} ({self.status})"
+
+    def layout(self) -> Layout:
+        positions = tuple(tuple(p) for p in self.positions)
+        return layout_of(self.layout_slug, self.layout_name, positions)
+
+    def state(self, racers: list["Racer"]) -> race.Race:
+        return race.Race(
+            layout=self.layout(),
+            faces=tuple(self.faces),
+            seed=self.seed,
+            dealt_at=self.dealt_at,
+            clock=Clock(self.banked_ms, self.running_since),
+            limit_ms=self.limit_ms,
+            racers=tuple(r.state() for r in racers),
+            status=self.status,
+            paused=self.paused,
+        )
+
+    def set_state(self, state: race.Race) -> None:
+        """Copy the race-wide part of a new state onto this row (not saved)."""
+        self.status = state.status
+        self.banked_ms = state.clock.banked_ms
+        self.running_since = state.clock.running_since
+        self.paused = state.paused
+
+
+class Racer(models.Model):
+    """One seat's own copy of a round's pile."""
+
+    class Status(models.TextChoices):
+        PLAYING = race.PLAYING
+        CLEARED = race.CLEARED
+        STOPPED = race.STOPPED
+        TIMED_OUT = race.TIMED_OUT
+        LEFT = race.LEFT
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="racers")
+    seat = models.PositiveIntegerField()
+    name = models.CharField(max_length=NAME_MAX)
+    bot_level = models.CharField(max_length=8, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    faces = models.JSONField()  # current faces, after any shuffles
+    # The undo log: {"ms", "pair": [a, b]} for a pair taken, {"ms", "faces":
+    # [...]} for a shuffle (the faces it replaced).
+    steps = models.JSONField(default=list)
+    penalty_ms = models.PositiveIntegerField(default=0)
+    shuffles = models.PositiveIntegerField(default=0)
+    end_ms = models.PositiveIntegerField(null=True, blank=True)
+    bot_at_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Kept for queries and the admin; the rules count from `steps`.
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="one_racer_a_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.round_id} ({self.status})"
+
+    def state(self) -> race.Racer:
+        steps = tuple(
+            race.Step(
+                s["ms"],
+                tuple(s["pair"]) if "pair" in s else None,
+                tuple(s["faces"]) if "faces" in s else None,
+            )
+            for s in self.steps
+        )
+        return race.Racer(
+            seat=self.seat,
+            name=self.name,
+            faces=tuple(self.faces),
+            bot=self.bot_level,
+            status=self.status,
+            steps=steps,
+            penalty_ms=self.penalty_ms,
+            shuffles=self.shuffles,
+            end_ms=self.end_ms,
+            bot_at_ms=self.bot_at_ms,
+        )
+
+    def set_state(self, state: race.Racer) -> None:
+        self.status = state.status
+        self.faces = list(state.faces)
+        self.steps = [
+            {"ms": s.ms, "pair": list(s.pair)}
+            if s.pair is not None
+            else {"ms": s.ms, "faces": list(s.faces_before)}
+            for s in state.steps
+        ]
+        self.penalty_ms = state.penalty_ms
+        self.shuffles = state.shuffles
+        self.end_ms = state.end_ms
+        self.bot_at_ms = state.bot_at_ms
+        self.matches = state.matches
+
+
+class Event(models.Model):
+    """What clients follow: every change to a room, numbered in order.
+
+    A client that missed some (a reconnect, a dropped message) asks for the
+    events after the last version it has, or gets a full state."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=16)
+    data = models.JSONField(null=True)  # null: "no round" for a round event
+    created = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "version"], name="one_event_a_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} v{self.version} {self.kind}"
+
+    def as_message(self) -> dict:
+        return {"v": self.version, "kind": self.kind, "data": self.data}
+
+
+def epoch_ms(when: datetime | None) -> int | None:
+    return None if when is None else int(when.timestamp() * 1000)

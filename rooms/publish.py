@@ -1,0 +1,35 @@
+"""Telling connected clients that a room changed.
+
+Only a notification: the events are already saved with their version
+numbers, and the channel layers drop messages when a buffer is full, so a
+client that misses one notices the gap in versions and asks for what it
+missed (docs/protocol.md).
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def group_name(code: str) -> str:
+    return f"room.{code}"
+
+
+def _send(code: str, events: list[dict]) -> None:
+    try:
+        async_to_sync(get_channel_layer().group_send)(
+            group_name(code), {"type": "room.events", "events": events}
+        )
+    except Exception:
+        # The change is committed; clients catch up on their next sync.
+        log.exception("could not publish events of room %s", code)
+
+
+def publish_on_commit(code: str, events: list[dict]) -> None:
+    """Send `events` to the room's clients once the transaction commits, so
+    nobody hears of a change that was rolled back."""
+    transaction.on_commit(lambda: _send(code, events))

@@ -1,0 +1,503 @@
+"""The rules of a race as a pure state machine.
+
+Every event is a function (race, ..., now) -> new race that raises RaceError
+when the rules refuse it. Nothing here touches the database or reads the
+time, so every rule can be tested with a fake clock; rooms.actions loads a
+Race from the rows, applies one of these functions under the room's lock and
+saves what changed.
+
+Time: the race has one shared clock (games.play.Clock: time banked plus when
+it last started), which starts when the pile has built and stops while the
+race is paused, so everyone skips the paused time alike. A racer's own clock
+is the race clock plus their shuffle penalties. Everything that is due later
+(a racer's time limit, a bot's next move) is stored in race-clock
+milliseconds; `wake_at` turns the earliest of them into a wall time for the
+timer process.
+
+Boards are never stored: a racer's position is their current faces with
+their logged pairs taken again on the engine, so nothing the engine refuses
+can become a position.
+"""
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from games.engine.board import Board, MoveError
+from games.engine.hint import Hint
+from games.engine.hint import hint as engine_hint
+from games.engine.layout import Layout
+from games.engine.rng import Rng
+from games.engine.shuffle import shuffle as engine_shuffle
+from games.play import BUILD_DELAY_MS, Clock
+from rooms import bots
+
+Pair = tuple[int, int]
+
+SHUFFLE_PENALTY_MS = 60_000
+# A player who joins this soon after the deal still races on it.
+LATE_JOIN_MS = 5_000
+LIMIT_MINUTES = (0, 5, 10, 15)
+
+# Racer statuses.
+PLAYING = "playing"
+CLEARED = "cleared"
+STOPPED = "stopped"
+TIMED_OUT = "timed_out"
+LEFT = "left"
+# Race statuses.
+RACING = "racing"
+OVER = "over"
+
+
+class RaceError(Exception):
+    """An event the rules refuse; `code` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str, tile: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.tile = tile
+
+
+class Refused(RaceError):
+    """The request itself is wrong: an illegal pair, an action not allowed."""
+
+
+class Conflict(RaceError):
+    """The request does not fit the race as it is now (paused, over, stale)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of a racer's undo log: a pair taken, or a shuffle."""
+
+    ms: int  # the racer's own clock when it happened
+    pair: Pair | None = None
+    faces_before: tuple[str, ...] | None = None  # a shuffle: the faces it replaced
+
+
+@dataclass(frozen=True)
+class Racer:
+    seat: int
+    name: str
+    faces: tuple[str, ...]
+    bot: str = ""  # a bot's level; "" for a person
+    status: str = PLAYING
+    steps: tuple[Step, ...] = ()
+    penalty_ms: int = 0
+    shuffles: int = 0
+    end_ms: int | None = None  # own clock when the racer cleared or stopped
+    bot_at_ms: int | None = None  # race clock time of a bot's next move
+
+    @property
+    def playing(self) -> bool:
+        return self.status == PLAYING
+
+    @property
+    def matches(self) -> int:
+        return sum(1 for s in self.steps if s.pair is not None)
+
+    @property
+    def reached_ms(self) -> int:
+        """Own clock when the racer reached their current count of matches."""
+        for step in reversed(self.steps):
+            if step.pair is not None:
+                return step.ms
+        return 0
+
+    def standing(self, layout: Layout) -> int:
+        mask = layout.all_mask
+        for step in self.steps:
+            if step.pair is not None:
+                mask &= ~((1 << step.pair[0]) | (1 << step.pair[1]))
+        return mask
+
+    def board(self, layout: Layout) -> Board:
+        board = Board(layout, self.faces)
+        for step in self.steps:
+            if step.pair is not None:
+                board.take(*step.pair)
+        return board
+
+
+@dataclass(frozen=True)
+class Place:
+    seat: int
+    place: int  # 1 for the winner; racers level in every way share a place
+    status: str
+    ms: int | None  # a finisher's time
+    matches: int
+    reached_ms: int
+
+
+@dataclass(frozen=True)
+class Race:
+    layout: Layout
+    faces: tuple[str, ...]  # as dealt, the same for everyone
+    seed: str
+    dealt_at: datetime
+    clock: Clock
+    limit_ms: int | None
+    racers: tuple[Racer, ...]
+    status: str = RACING
+    paused: bool = False
+
+    def racer(self, seat: int) -> Racer:
+        for r in self.racers:
+            if r.seat == seat:
+                return r
+        raise Refused("not_racing", "you are not racing on this deal")
+
+    def race_ms(self, now: datetime) -> int:
+        return self.clock.elapsed_ms(now)
+
+    def own_ms(self, racer: Racer, now: datetime) -> int:
+        if racer.end_ms is not None:
+            return racer.end_ms
+        return self.race_ms(now) + racer.penalty_ms
+
+    def with_racer(self, racer: Racer) -> "Race":
+        racers = tuple(racer if r.seat == racer.seat else r for r in self.racers)
+        return replace(self, racers=racers)
+
+
+# -- deal and joining ------------------------------------------------------
+
+
+def _bot_rng(race_seed: str, racer: Racer, purpose: str) -> Rng:
+    return Rng("bot/1", race_seed, racer.seat, len(racer.steps), purpose)
+
+
+def _schedule_bot(race: Race, racer: Racer, from_ms: int) -> Racer:
+    if not racer.bot or not racer.playing:
+        return replace(racer, bot_at_ms=None)
+    wait = bots.think_ms(racer.bot, _bot_rng(race.seed, racer, "think"))
+    return replace(racer, bot_at_ms=from_ms + wait)
+
+
+def deal(
+    layout: Layout,
+    faces: tuple[str, ...],
+    seed: str,
+    seats: list[tuple[int, str, str]],
+    limit_minutes: int,
+    now: datetime,
+) -> Race:
+    """A new race on one deal for every (seat, name, bot level) given."""
+    if limit_minutes not in LIMIT_MINUTES:
+        raise Refused("bad_limit", f"the time limit must be one of {LIMIT_MINUTES}")
+    race = Race(
+        layout=layout,
+        faces=faces,
+        seed=seed,
+        dealt_at=now,
+        clock=Clock(0, now + timedelta(milliseconds=BUILD_DELAY_MS)),
+        limit_ms=limit_minutes * 60_000 or None,
+        racers=(),
+    )
+    racers = tuple(
+        _schedule_bot(race, Racer(seat=s, name=n, faces=faces, bot=b), 0)
+        for s, n, b in seats
+    )
+    return replace(race, racers=racers)
+
+
+def join(race: Race, seat: int, name: str, bot: str, now: datetime) -> Race:
+    """A late joiner races on this deal only in its first few seconds."""
+    late = now - race.dealt_at > timedelta(milliseconds=LATE_JOIN_MS)
+    if race.status != RACING or late:
+        raise Conflict("in_progress", "a race is in progress; you join the next deal")
+    if any(r.seat == seat for r in race.racers):
+        return race
+    racer = Racer(seat=seat, name=name, faces=race.faces, bot=bot)
+    racer = _schedule_bot(race, racer, race.race_ms(now))
+    return replace(race, racers=(*race.racers, racer))
+
+
+# -- time ------------------------------------------------------------------
+
+
+def _finish_if_done(race: Race, now: datetime) -> Race:
+    if race.status == RACING and not any(r.playing for r in race.racers):
+        return replace(race, status=OVER, paused=False, clock=race.clock.stopped(now))
+    return race
+
+
+def settle(race: Race, now: datetime) -> Race:
+    """Apply what the clock has made true by `now`: racers out of time, and
+    the end of the race when nobody plays any more. Every event calls this
+    first, so a move after the deadline is refused even before the timer
+    process has run."""
+    if race.status != RACING:
+        return race
+    if race.limit_ms is not None:
+        for r in race.racers:
+            if r.playing and race.own_ms(r, now) >= race.limit_ms:
+                out = replace(r, status=TIMED_OUT, end_ms=race.limit_ms, bot_at_ms=None)
+                race = race.with_racer(out)
+    return _finish_if_done(race, now)
+
+
+def due_ms(race: Race) -> int | None:
+    """Race clock time of the next thing due: a time limit or a bot's move."""
+    if race.status != RACING or race.paused:
+        return None
+    times = []
+    for r in race.racers:
+        if not r.playing:
+            continue
+        if race.limit_ms is not None:
+            times.append(race.limit_ms - r.penalty_ms)
+        if r.bot_at_ms is not None:
+            times.append(r.bot_at_ms)
+    return min(times, default=None)
+
+
+def wake_at(race: Race) -> datetime | None:
+    """The wall time at which `due_ms` comes, while the clock runs."""
+    ms = due_ms(race)
+    if ms is None or race.clock.running_since is None:
+        return None
+    return race.clock.running_since + timedelta(milliseconds=ms - race.clock.banked_ms)
+
+
+# -- a racer's moves -------------------------------------------------------
+
+
+def _acting(race: Race, seat: int, now: datetime, move: int | None = None) -> Racer:
+    """The racer making a move, once the race allows it."""
+    if race.status != RACING:
+        raise Conflict("over", "this race is over")
+    racer = race.racer(seat)
+    if not racer.playing:
+        raise Conflict("done", f"you have {racer.status.replace('_', ' ')}")
+    if race.paused:
+        raise Conflict("paused", "the race is paused")
+    if race.clock.running_since is not None and race.clock.running_since > now:
+        raise Conflict("building", "the pile is still being built")
+    if move is not None and move != len(racer.steps):
+        raise Conflict(
+            "stale",
+            f"you have made {len(racer.steps)} moves, the request counted {move}",
+        )
+    return racer
+
+
+def _culprit(board: Board, a: int, b: int, reason: str) -> int | None:
+    """The tile a refused pair is refused for, to point at on screen."""
+    for t in (a, b):
+        if reason == "gone":
+            if not board.is_standing(t):
+                return t
+        elif board.layout.blocked_reason(t, board.standing) == reason:
+            return t
+    return None
+
+
+def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Race:
+    """Take the pair (a, b) on the racer's own board. `move` is how many
+    moves the client saw; repeating the last pair with its own count (a
+    retried message) changes nothing."""
+    race = settle(race, now)
+    if race.status == RACING:
+        racer = race.racer(seat)
+        last = racer.steps[-1] if racer.steps else None
+        retried = last is not None and move == len(racer.steps) - 1
+        if retried and last.pair == tuple(sorted((a, b))):
+            return race
+    racer = _acting(race, seat, now, move)
+    board = racer.board(race.layout)
+    try:
+        board.take(a, b)
+    except MoveError as e:
+        raise Refused(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+    ms = race.own_ms(racer, now)
+    racer = replace(racer, steps=(*racer.steps, Step(ms, tuple(sorted((a, b))))))
+    if board.cleared:
+        racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
+    return _finish_if_done(race.with_racer(racer), now)
+
+
+def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
+    """Put back the last pair, or the faces from before the last shuffle
+    (its penalty stays). Free and repeatable."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now, move)
+    if not racer.steps:
+        raise Refused("empty", "there is nothing to undo")
+    last = racer.steps[-1]
+    faces = last.faces_before if last.faces_before is not None else racer.faces
+    return race.with_racer(replace(racer, steps=racer.steps[:-1], faces=faces))
+
+
+def hint(race: Race, seat: int, now: datetime) -> Hint:
+    """The engine's hint for the racer's board; free, and changes nothing."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now)
+    return engine_hint(racer.board(race.layout))
+
+
+def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:
+    """Re-lay the racer's standing faces so the pile clears, for a penalty.
+    Only when no two free tiles match."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now)
+    board = racer.board(race.layout)
+    if board.has_move():
+        raise Refused("pair_on_table", "a matching pair is still free")
+    result = engine_shuffle(board, seed)
+    if result.faces is None:
+        raise Conflict("no_order", "no order clears the standing tiles: undo or stop")
+    step = Step(race.own_ms(racer, now), faces_before=racer.faces)
+    racer = replace(
+        racer,
+        faces=result.faces,
+        steps=(*racer.steps, step),
+        penalty_ms=racer.penalty_ms + SHUFFLE_PENALTY_MS,
+        shuffles=racer.shuffles + 1,
+    )
+    # The penalty may use up the rest of a time limit.
+    return settle(race.with_racer(racer), now)
+
+
+def stop(race: Race, seat: int, now: datetime) -> Race:
+    """Stop here with the matches made; only when no two free tiles match."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now)
+    if racer.board(race.layout).has_move():
+        raise Refused("pair_on_table", "a matching pair is still free")
+    return _end_racer(race, racer, STOPPED, now)
+
+
+def _end_racer(race: Race, racer: Racer, status: str, now: datetime) -> Race:
+    ended = replace(
+        racer, status=status, end_ms=race.own_ms(racer, now), bot_at_ms=None
+    )
+    return _finish_if_done(race.with_racer(ended), now)
+
+
+def leave(race: Race, seat: int, now: datetime) -> Race:
+    """A racer who leaves the room keeps the matches made, as if stopped."""
+    race = settle(race, now)
+    if race.status != RACING:
+        return race
+    racer = next((r for r in race.racers if r.seat == seat), None)
+    if racer is None or not racer.playing:
+        return race
+    return _end_racer(race, racer, LEFT, now)
+
+
+# -- the whole race --------------------------------------------------------
+
+
+def pause(race: Race, now: datetime) -> Race:
+    race = settle(race, now)
+    if race.status != RACING:
+        raise Conflict("over", "this race is over")
+    if race.paused:
+        return race
+    return replace(race, paused=True, clock=race.clock.stopped(now))
+
+
+def resume(race: Race, now: datetime) -> Race:
+    if race.status != RACING:
+        raise Conflict("over", "this race is over")
+    if not race.paused:
+        return race
+    return replace(race, paused=False, clock=race.clock.started(now))
+
+
+def end_now(race: Race, host_seat: int, now: datetime) -> Race:
+    """The host ends the race for everyone, once the host has cleared or
+    stopped. Those still playing stop with the matches made."""
+    race = settle(race, now)
+    if race.status != RACING:
+        raise Conflict("over", "this race is over")
+    host = next((r for r in race.racers if r.seat == host_seat), None)
+    if host is not None and host.playing:
+        raise Refused("host_playing", "clear or stop your own pile first")
+    # End every racer at the same moment, then close the race once.
+    for r in race.racers:
+        if r.playing:
+            race = race.with_racer(
+                replace(r, status=STOPPED, end_ms=race.own_ms(r, now), bot_at_ms=None)
+            )
+    return _finish_if_done(race, now)
+
+
+def abandon(race: Race, now: datetime) -> Race:
+    """The host left: the race ends where it stands."""
+    if race.status != RACING:
+        return race
+    return replace(race, status=OVER, paused=False, clock=race.clock.stopped(now))
+
+
+# -- bots and the timer ----------------------------------------------------
+
+
+def bot_move(race: Race, seat: int, now: datetime) -> Race:
+    """One move of a bot whose time has come, and its next move scheduled."""
+    racer = race.racer(seat)
+    choice = bots.choose(
+        racer.board(race.layout), racer.bot, _bot_rng(race.seed, racer, "choose")
+    )
+    move = len(racer.steps)
+    try:
+        if choice.kind == bots.TAKE:
+            race = take(race, seat, *choice.pair, move, now)
+        else:
+            seed = f"{race.seed}/{seat}/{racer.shuffles}"
+            race = shuffle(race, seat, seed, now)
+    except Conflict as e:
+        if e.code != "no_order":
+            raise
+        return stop(race, seat, now)
+    racer = race.racer(seat)
+    return race.with_racer(_schedule_bot(race, racer, race.race_ms(now)))
+
+
+def run_due(race: Race, now: datetime) -> Race:
+    """Everything due by `now`: time limits, then each bot whose move is
+    due (one move each; a bot due again is picked up on the next call)."""
+    race = settle(race, now)
+    if race.status != RACING or race.paused:
+        return race
+    if race.clock.running_since is None or race.clock.running_since > now:
+        return race
+    at = race.race_ms(now)
+    due = sorted(
+        (r.bot_at_ms, r.seat)
+        for r in race.racers
+        if r.playing and r.bot_at_ms is not None and r.bot_at_ms <= at
+    )
+    for _, seat in due:
+        if race.status != RACING:
+            break
+        if race.racer(seat).playing:
+            race = bot_move(race, seat, now)
+    return race
+
+
+# -- standings -------------------------------------------------------------
+
+
+def _rank_key(racer: Racer) -> tuple:
+    if racer.status == CLEARED:
+        return (0, racer.end_ms, 0)
+    return (1, -racer.matches, racer.reached_ms)
+
+
+def standings(race: Race) -> tuple[Place, ...]:
+    """Finishers by time, fastest first; then the rest by matches, most
+    first, ties broken by who reached that count sooner on their own clock.
+    Racers level in every way share the place."""
+    ordered = sorted(race.racers, key=lambda r: (_rank_key(r), r.seat))
+    places = []
+    for i, r in enumerate(ordered):
+        if i and _rank_key(r) == _rank_key(ordered[i - 1]):
+            place = places[-1].place
+        else:
+            place = i + 1
+        ms = r.end_ms if r.status == CLEARED else None
+        places.append(Place(r.seat, place, r.status, ms, r.matches, r.reached_ms))
+    return tuple(places)
