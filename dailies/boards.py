@@ -7,7 +7,13 @@ request when no worker made it ahead of time.
 
 from accounts.models import Player
 from dailies import days
-from dailies.deals import daily_row, deal_of, level_row, verify
+from dailies.deals import (
+    REQUEST_SOLVER_NODES,
+    daily_row,
+    deal_of,
+    level_row,
+    verify,
+)
 from dailies.keys import DAILY, LEVEL
 from dailies.standings import unlocked_level
 from games.boards import BoardLocked, UnknownBoard, register_mode
@@ -23,7 +29,7 @@ def resolve_daily(rest: str) -> Deal:
     days.check_open(day, days.today())
     row, made = daily_row(slug, day)
     if made:
-        verify(row)
+        verify(row, REQUEST_SOLVER_NODES)
     return deal_of(row)
 
 
@@ -36,7 +42,7 @@ def _level_number(rest: str) -> int:
 def resolve_level(rest: str) -> Deal:
     row, made = level_row(_level_number(rest))
     if made:
-        verify(row)
+        verify(row, REQUEST_SOLVER_NODES)
     return deal_of(row)
 
 

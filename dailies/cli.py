@@ -8,7 +8,13 @@ database, gives the same board byte for byte.
 from django.core.management.base import CommandError
 
 from dailies import days
-from dailies.deals import daily_row, deal_of, level_row, verify
+from dailies.deals import (
+    REQUEST_SOLVER_NODES,
+    daily_row,
+    deal_of,
+    level_row,
+    verify,
+)
 from dailies.levels import UnknownLevel
 from games.engine.catalogue import UnknownLayout
 from games.engine.deal import Deal
@@ -29,5 +35,5 @@ def stored_deal(layout: str | None, daily: str | None, level: int | None) -> Dea
     except (UnknownLevel, UnknownLayout, days.DayNotOpen) as e:
         raise CommandError(str(e.args[0])) from None
     if made:
-        verify(row)
+        verify(row, REQUEST_SOLVER_NODES)
     return deal_of(row)

@@ -42,10 +42,10 @@ def prepare_dailies(self, days_ahead: int = DAYS_AHEAD) -> dict:
 
 
 @shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=True, max_retries=5)
-def prepare_levels(self) -> dict:
-    """Make sure all level deals exist, and verify them."""
+def prepare_levels(self, first: int = 1, last: int = LEVELS) -> dict:
+    """Make sure the level deals exist (all 100 by default), and verify them."""
     made = unverified = 0
-    for n in range(1, LEVELS + 1):
+    for n in range(first, last + 1):
         row, new = level_row(n)
         made += new
         unverified += not verify(row).verified
