@@ -3,7 +3,8 @@
 Embedded mode (no REDIS_URL): one daphne process; Celery runs eagerly inside
 it. Production mode (REDIS_URL set): several daphne processes sharing one
 listening socket (the kernel spreads connections over them), a Celery worker
-and Celery beat. Extra long-running services join SERVICES below.
+and Celery beat. Both modes also run the live rooms' timer process
+(`manage.py run_timers`: time limits and bots' moves). Extra long-running services join SERVICES below.
 """
 
 import argparse
@@ -24,10 +25,14 @@ def daphne_cmd(fd: int) -> list[str]:
 
 
 def background_cmds(production: bool) -> list[list[str]]:
+    # Live rooms' time limits and bots' moves (docs/protocol.md), needed in
+    # both modes.
+    timers = [PY, "manage.py", "run_timers"]
     if not production:
-        return []
+        return [timers]
     celery = [PY, "-m", "celery", "-A", "config"]
     return [
+        timers,
         [*celery, "worker", "--loglevel", "INFO", "--concurrency", "1"],
         [*celery, "beat", "--loglevel", "INFO", "--schedule", "var/celerybeat"],
     ]

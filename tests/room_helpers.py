@@ -3,7 +3,10 @@
 import copy
 from datetime import timedelta
 
+from django.core import signing
+
 from accounts.models import Player
+from accounts.players import GUEST_COOKIE_SALT
 from games.engine.deal import generate_deal
 from rooms import actions
 from rooms.models import Room
@@ -29,6 +32,11 @@ class RoomClock:
 
 def person(name: str) -> Player:
     return Player.objects.create(display_name=name)
+
+
+def guest_cookie_value(player: Player) -> str:
+    """The guest cookie a browser holds for `player` (as accounts sets it)."""
+    return signing.TimestampSigner(salt=GUEST_COOKIE_SALT).sign(str(player.pk))
 
 
 def solution(room: Room) -> tuple[tuple[int, int], ...]:

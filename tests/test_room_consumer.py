@@ -11,9 +11,8 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from rooms import actions
-from rooms.identity import guest_cookie_value
 from rooms.models import Room
-from tests.room_helpers import person, solution
+from tests.room_helpers import guest_cookie_value, person, solution
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
