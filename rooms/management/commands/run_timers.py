@@ -15,7 +15,7 @@ import signal
 
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from rooms import actions
 
@@ -73,7 +73,9 @@ class Command(BaseCommand):
         while not stopping.is_set():
             changed = await step()
             if once:
-                return
+                break
             if not changed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stopping.wait(), interval)
+        # Hang up on the database before exiting, not after.
+        await sync_to_async(connections.close_all, thread_sensitive=True)()
