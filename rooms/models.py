@@ -168,10 +168,10 @@ class Racer(models.Model):
     # The undo log: {"ms", "pair": [a, b]} for a pair taken, {"ms", "faces":
     # [...]} for a shuffle (the faces it replaced).
     steps = models.JSONField(default=list)
-    penalty_ms = models.PositiveIntegerField(default=0)
+    penalty_ms = models.PositiveBigIntegerField(default=0)
     shuffles = models.PositiveIntegerField(default=0)
-    end_ms = models.PositiveIntegerField(null=True, blank=True)
-    bot_at_ms = models.PositiveIntegerField(null=True, blank=True)
+    end_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    bot_at_ms = models.PositiveBigIntegerField(null=True, blank=True)
     # Kept for queries and the admin; the rules count from `steps`.
     matches = models.PositiveIntegerField(default=0)
 
