@@ -10,4 +10,6 @@ urlpatterns = [
     path("play/", include("games.urls")),
     # /daily/ and /levels/
     path("", include("dailies.urls")),
+    # /rooms/ (host or join) and /r/<CODE> (the invite link)
+    path("", include("rooms.urls")),
 ]

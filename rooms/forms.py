@@ -1,0 +1,15 @@
+from django import forms
+
+from rooms.models import CODE_LENGTH, NAME_MAX
+
+
+class NameForm(forms.Form):
+    name = forms.CharField(label="Your name", max_length=NAME_MAX, strip=True)
+
+
+class JoinForm(NameForm):
+    code = forms.CharField(label="Room code", max_length=CODE_LENGTH + 4, strip=True)
+
+    def clean_code(self) -> str:
+        # People type codes with spaces and in lower case.
+        return "".join(self.cleaned_data["code"].split()).upper()

@@ -1,0 +1,82 @@
+"""The room pages: host or join a room, and the room itself.
+
+A seat is taken here, over plain HTTP (which also gives a new guest the
+cookie the websocket then recognises); everything after that happens on the
+room's websocket (docs/protocol.md).
+"""
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.players import current_player
+from rooms import actions
+from rooms.forms import JoinForm, NameForm
+from rooms.models import Room
+from rooms.race import RaceError
+
+
+def _open_room(code: str) -> Room:
+    room = Room.objects.filter(code=code.upper()).exclude(status="closed").first()
+    if room is None:
+        raise Http404("No such room: check the code, or host a new room.")
+    return room
+
+
+def index(request):
+    """Host a room, or join one by its code."""
+    name = current_player(request).display_name
+    return render(
+        request,
+        "rooms/index.html",
+        {
+            "host_form": NameForm(initial={"name": name}),
+            "join_form": JoinForm(initial={"name": name}),
+        },
+    )
+
+
+@require_POST
+def host(request):
+    form = NameForm(request.POST)
+    if form.is_valid():
+        room = actions.create_room(current_player(request), form.cleaned_data["name"])
+        return redirect("rooms:room", code=room.code)
+    join_form = JoinForm(initial={"name": current_player(request).display_name})
+    context = {"host_form": form, "join_form": join_form}
+    return render(request, "rooms/index.html", context, status=400)
+
+
+@require_POST
+def join(request):
+    player = current_player(request)
+    form = JoinForm(request.POST)
+    if form.is_valid():
+        code = form.cleaned_data["code"]
+        try:
+            actions.join_room(code, player, form.cleaned_data["name"])
+            return redirect("rooms:room", code=code)
+        except RaceError as e:
+            form.add_error("code" if e.code == "not_found" else None, e.message)
+    host_form = NameForm(initial={"name": player.display_name})
+    context = {"host_form": host_form, "join_form": form}
+    return render(request, "rooms/index.html", context, status=400)
+
+
+def room(request, code: str):
+    """The invite link: the room for its members, a join form for others."""
+    room = _open_room(code)
+    player = current_player(request)
+    if request.method == "POST":
+        form = NameForm(request.POST)
+        if form.is_valid():
+            try:
+                actions.join_room(room.code, player, form.cleaned_data["name"])
+                return redirect("rooms:room", code=room.code)
+            except RaceError as e:
+                form.add_error(None, e.message)
+        return render(request, "rooms/join.html", {"room": room, "form": form}, 400)
+    if not room.members.filter(player=player).exists():
+        form = NameForm(initial={"name": player.display_name})
+        return render(request, "rooms/join.html", {"room": room, "form": form})
+    return render(request, "rooms/room.html", {"room": room})

@@ -1,0 +1,95 @@
+// The room's websocket: keeps the state current, catches up after a drop,
+// and matches replies to requests by `ref` (docs/protocol.md).
+
+import { applyEvents } from "./state.js";
+
+const PING_MS = 15000;
+const CLOSE_LEFT = 4000;
+const CLOSE_NOT_MEMBER = 4403;
+
+export class RoomConnection {
+  constructor(code, { onChange, onStatus }) {
+    this.code = code;
+    this.onChange = onChange;
+    this.onStatus = onStatus;
+    this.state = null;
+    this.seat = null;
+    this.offset = 0; // server clock minus this device's clock
+    this.pending = new Map();
+    this.nextRef = 1;
+    this.retryMs = 500;
+    this.closed = false;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const since = this.state ? `?since=${this.state.version}` : "";
+    return `${scheme}://${location.host}/ws/rooms/${this.code}/${since}`;
+  }
+
+  connect() {
+    this.onStatus("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retryMs = 500;
+      this.onStatus("online");
+      this.pinger = setInterval(() => this.send("ping"), PING_MS);
+    };
+    ws.onmessage = (e) => this.handle(JSON.parse(e.data));
+    ws.onclose = (e) => {
+      clearInterval(this.pinger);
+      for (const resolve of this.pending.values()) {
+        resolve({ type: "error", code: "offline", message: "connection lost" });
+      }
+      this.pending.clear();
+      if (e.code === CLOSE_NOT_MEMBER || e.code === CLOSE_LEFT || this.closed) {
+        this.onStatus(e.code === CLOSE_NOT_MEMBER ? "not_member" : "left");
+        return;
+      }
+      this.onStatus("offline");
+      setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, 8000);
+    };
+  }
+
+  handle(message) {
+    if (message.t) this.offset = message.t - Date.now();
+    if (message.type === "hello") {
+      this.seat = message.seat;
+    } else if (message.type === "state") {
+      const { version, room, members, round } = message;
+      this.state = { version, room, members, round };
+      this.onChange(this.state);
+    } else if (message.type === "events" && this.state) {
+      if (!applyEvents(this.state, message.events)) {
+        this.send("sync", { since: this.state.version });
+      }
+      this.onChange(this.state);
+    }
+    if (message.ref !== undefined && message.ref !== null) {
+      const resolve = this.pending.get(message.ref);
+      this.pending.delete(message.ref);
+      if (resolve) resolve(message);
+    }
+  }
+
+  /** Send a message; resolves with its reply (an ack, an error, a hint...). */
+  send(type, fields = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.resolve({ type: "error", code: "offline", message: "offline" });
+    }
+    const ref = this.nextRef++;
+    this.ws.send(JSON.stringify({ type, ref, ...fields }));
+    return new Promise((resolve) => this.pending.set(ref, resolve));
+  }
+
+  serverNow() {
+    return Date.now() + this.offset;
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}

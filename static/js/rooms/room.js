@@ -1,0 +1,282 @@
+// The room page: lobby, the host's choices, the race (own board, players'
+// strip, clock, standings). Everything shown comes from the state the
+// connection keeps; every action is a message to the server.
+
+import { Geometry, matches } from "../board/rules.js";
+import { FlatBoard } from "./board.js";
+import { RoomConnection } from "./connection.js";
+import { clockText, ownMs, standingOf } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("room");
+const CHOICES_KEY = "tiles.rooms.choices";
+const bestKey = (pile) => `tiles.rooms.best.${pile}`;
+const STATUS_TEXT = {
+  connecting: "connecting…",
+  online: "online",
+  offline: "reconnecting…",
+  left: "you left",
+  not_member: "not in this room",
+};
+const RACER_STATUS = {
+  playing: "",
+  cleared: "cleared",
+  stopped: "stopped",
+  timed_out: "out of time",
+  left: "left",
+};
+
+const view = {
+  number: null, // the round the board and strip were built for
+  geometry: null,
+  board: null,
+  minis: new Map(),
+  selected: null,
+  hint: [],
+};
+
+const conn = new RoomConnection(root.dataset.code, { onChange: render, onStatus });
+window.tilesRoom = { conn };
+
+function onStatus(status) {
+  root.dataset.conn = status;
+  $("conn").textContent = STATUS_TEXT[status] ?? status;
+  if (status === "not_member") location.reload();
+  if (status === "left") location.href = "/rooms/";
+}
+
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+}
+
+async function act(type, fields) {
+  const reply = await conn.send(type, fields);
+  if (reply.type === "error") notice(reply.message);
+  else notice("");
+  return reply;
+}
+
+const isHost = () => conn.state?.room.host_seat === conn.seat;
+const mine = () => conn.state?.round?.racers.find((r) => r.seat === conn.seat) ?? null;
+const nameOf = (seat) =>
+  conn.state.round?.racers.find((r) => r.seat === seat)?.name ??
+  conn.state.members.find((m) => m.seat === seat)?.name ??
+  `seat ${seat}`;
+
+function render(state) {
+  const status = state.room.status;
+  root.dataset.status = status;
+  $("lobby").hidden = status !== "lobby";
+  $("game").hidden = status !== "game";
+  renderMembers(state);
+  $("host-lobby").hidden = !isHost();
+  $("wait-start").hidden = isHost();
+  if (status === "game") renderGame(state);
+}
+
+function renderMembers(state) {
+  $("members").replaceChildren(
+    ...state.members.map((m) => {
+      const li = document.createElement("li");
+      li.dataset.seat = m.seat;
+      li.textContent = m.name + (m.seat === state.room.host_seat ? " (host)" : "");
+      if (m.bot && isHost()) {
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.textContent = "Remove";
+        remove.addEventListener("click", () => act("remove_bot", { seat: m.seat }));
+        li.append(" ", remove);
+      }
+      return li;
+    }),
+  );
+}
+
+function renderGame(state) {
+  const round = state.round;
+  const racing = round?.status === "racing";
+  const me = mine();
+  $("deal-form").hidden = !isHost() || racing;
+  $("wait-deal").hidden = isHost() || racing;
+  $("in-progress").hidden = !(racing && !me);
+  $("race").hidden = !round;
+  $("deal").textContent = round ? "Play again" : "Deal";
+  if (!round) return;
+  if (view.number !== round.number) buildRound(round);
+  renderStrip(round);
+  renderBoard(round, me);
+  renderControls(round, me, racing);
+  renderStandings(round, me);
+  tick();
+}
+
+function buildRound(round) {
+  view.number = round.number;
+  view.selected = null;
+  view.hint = [];
+  const tiles = round.positions.map(([x, y, z]) => ({ x, y, z }));
+  view.geometry = new Geometry(tiles);
+  const width = Math.min($("board-wrap").clientWidth || 360, 900);
+  const span = Math.max(...round.positions.map((p) => p[0])) + 3;
+  view.board = new FlatBoard($("board"), round.positions, {
+    unit: Math.max(8, Math.min(30, Math.floor(width / span))),
+    onPick: pick,
+  });
+  view.minis.clear();
+  $("strip").replaceChildren();
+}
+
+function renderStrip(round) {
+  for (const racer of round.racers) {
+    let entry = view.minis.get(racer.seat);
+    if (!entry) {
+      const li = document.createElement("li");
+      li.dataset.seat = racer.seat;
+      const name = document.createElement("span");
+      name.className = "strip-name";
+      const pile = document.createElement("div");
+      const count = document.createElement("span");
+      count.className = "strip-matches";
+      li.append(name, pile, count);
+      $("strip").append(li);
+      const board = new FlatBoard(pile, round.positions, { unit: 3, mini: true });
+      entry = { li, name, count, board };
+      view.minis.set(racer.seat, entry);
+    }
+    const note = RACER_STATUS[racer.status];
+    entry.name.textContent = racer.name + (racer.seat === conn.seat ? " (you)" : "");
+    entry.count.textContent = `${racer.matches} matches${note ? `, ${note}` : ""}`;
+    entry.li.dataset.matches = racer.matches;
+    entry.li.dataset.status = racer.status;
+    entry.board.update(standingOf(racer.standing, round.positions.length));
+  }
+}
+
+function renderBoard(round, me) {
+  $("board-wrap").hidden = !me;
+  $("paused-cover").hidden = !round.paused;
+  $("board").classList.toggle("covered", round.paused);
+  if (!me) return;
+  const standing = standingOf(me.standing, round.positions.length);
+  const playing = me.status === "playing" && round.status === "racing";
+  const free = playing && !round.paused ? view.geometry.freeTiles(standing) : [];
+  if (view.selected !== null && !free.includes(view.selected)) view.selected = null;
+  view.board.update(standing, {
+    faces: me.faces,
+    free: new Set(free),
+    selected: view.selected,
+    hint: view.hint,
+  });
+  $("board").dataset.moves = me.moves;
+}
+
+function renderControls(round, me, racing) {
+  const playing = racing && me?.status === "playing";
+  $("hint").hidden = $("undo").hidden = !playing;
+  $("shuffle").hidden = $("stop").hidden = !(playing && me.stuck);
+  $("pause").hidden = !racing || round.paused;
+  $("resume").hidden = !racing || !round.paused;
+  $("end-now").hidden = !(racing && isHost() && me && me.status !== "playing");
+}
+
+function renderStandings(round, me) {
+  const show = round.status === "over" || (me && me.status !== "playing");
+  $("standings").hidden = !show;
+  if (!show) return;
+  $("standings-title").textContent =
+    round.status === "over" ? "Final standings" : "Standings so far";
+  $("standings-list").replaceChildren(
+    ...round.standings.map((p) => {
+      const li = document.createElement("li");
+      li.dataset.seat = p.seat;
+      const result =
+        p.status === "cleared" ? clockText(p.ms) : `${p.matches} matches`;
+      const note = p.status === "playing" ? " (playing)" : "";
+      li.textContent = `${p.place}. ${nameOf(p.seat)}: ${result}${note}`;
+      return li;
+    }),
+  );
+  if (me?.status === "cleared") {
+    const key = bestKey(round.pile);
+    const best = Number(localStorage.getItem(key)) || null;
+    if (best === null || me.end_ms < best) localStorage.setItem(key, String(me.end_ms));
+    const shown = Math.min(best ?? me.end_ms, me.end_ms);
+    $("best").textContent = `Your best on this pile on this device: ${clockText(shown)}`;
+  } else {
+    $("best").textContent = "";
+  }
+}
+
+function tick() {
+  const round = conn.state?.round;
+  const me = mine();
+  if (!round || !me) return;
+  const own = ownMs(round, me, conn.serverNow());
+  $("clock").textContent = clockText(own);
+  $("limit").textContent = round.limit_ms
+    ? `${clockText(round.limit_ms - own)} left`
+    : "";
+}
+setInterval(tick, 250);
+
+async function pick(i) {
+  const me = mine();
+  if (!me) return;
+  const sel = view.selected;
+  view.hint = [];
+  if (sel === null || sel === i) {
+    view.selected = sel === i ? null : i;
+  } else if (matches(me.faces[sel], me.faces[i])) {
+    view.selected = null;
+    await act("take", { a: sel, b: i, move: me.moves });
+  } else {
+    view.selected = i;
+  }
+  renderBoard(conn.state.round, mine());
+}
+
+function restoreChoices() {
+  const form = $("deal-form");
+  try {
+    const saved = JSON.parse(localStorage.getItem(CHOICES_KEY) || "{}");
+    if (saved.pile) form.elements.pile.value = saved.pile;
+    if (saved.limit !== undefined) form.elements.limit.value = String(saved.limit);
+  } catch {
+    localStorage.removeItem(CHOICES_KEY);
+  }
+}
+
+$("deal-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const form = e.target;
+  const choices = {
+    mode: form.elements.mode.value,
+    pile: form.elements.pile.value,
+    limit: Number(form.elements.limit.value),
+  };
+  localStorage.setItem(CHOICES_KEY, JSON.stringify(choices));
+  act("deal", choices);
+});
+$("add-bot").addEventListener("click", () =>
+  act("add_bot", { level: $("bot-level").value }),
+);
+$("start-game").addEventListener("click", () => act("start_game"));
+$("hint").addEventListener("click", async () => {
+  const reply = await act("hint");
+  if (reply.type === "hint" && reply.pair) {
+    view.hint = reply.pair;
+    renderBoard(conn.state.round, mine());
+  }
+});
+$("undo").addEventListener("click", () => act("undo", { move: mine().moves }));
+$("shuffle").addEventListener("click", () => act("shuffle"));
+$("stop").addEventListener("click", () => act("stop"));
+$("pause").addEventListener("click", () => act("pause"));
+$("resume").addEventListener("click", () => act("resume"));
+$("end-now").addEventListener("click", () => act("end_now"));
+$("leave").addEventListener("click", () => act("leave"));
+$("invite").addEventListener("focus", (e) => e.target.select());
+
+restoreChoices();
+conn.connect();
