@@ -26,9 +26,7 @@ def test_the_day_turns_at_midnight_in_kathmandu():
 
 def test_in_utc_the_same_instant_is_still_the_day_before(settings):
     settings.DAILY_TIME_ZONE = "UTC"
-    assert days.today(datetime(2026, 11, 29, 18, 15, tzinfo=UTC)) == date(
-        2026, 11, 29
-    )
+    assert days.today(datetime(2026, 11, 29, 18, 15, tzinfo=UTC)) == date(2026, 11, 29)
 
 
 def test_the_last_30_days_are_open_newest_first():

@@ -141,3 +141,11 @@ def test_import_spec_json_does_not_overwrite_without_replace(admin):
     response = admin.post("/admin/games/layout/import/", {"file": upload})
     assert "tick Replace" in response.content.decode()
     assert Layout.objects.get(slug="row").positions == GOOD
+
+
+def test_the_list_shows_size_status_and_an_import_link(admin):
+    Layout.objects.create(name="Row", slug="row", positions=GOOD)
+    page = admin.get("/admin/games/layout/").content.decode()
+    assert "Import a layout" in page
+    assert "Waiting for proof" in page
+    assert admin.get("/admin/games/layout/import/").status_code == 200
