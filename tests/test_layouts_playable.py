@@ -13,6 +13,7 @@ from games.engine.catalogue import UnknownLayout, builtin_layouts
 from games.layout_actions import PublishError, record_proof, set_published
 from games.layouts import playable_layout, playable_layouts
 from games.models import Layout
+from games.proofs import replay_error
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,12 @@ def test_load_layouts_makes_proved_published_rows(capsys):
     rows = Layout.objects.all()
     assert {r.slug for r in rows} == set(builtin_layouts())
     assert all(r.published and r.is_verified for r in rows)
+    for row in rows:
+        # A layout's witness is an order for the spots alone: with every
+        # face alike each pair matches, so only the free rule is tested.
+        layout = row.engine_layout()
+        faces = ("dots-1",) * len(layout)
+        assert replay_error(layout, faces, row.witness) is None, row.slug
     assert {lay.slug for lay in playable_layouts()} == set(builtin_layouts())
     call_command("load_layouts")  # a second run changes nothing
     assert "unchanged" not in capsys.readouterr().out.split("\n")[-2:]
