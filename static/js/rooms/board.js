@@ -5,15 +5,16 @@
 
 import { faceName } from "../board/a11y.js";
 
-const SUIT_MARKS = { dots: "●", bamboo: "❘", characters: "萬" };
+// Plain symbols every system font has (no CJK font is assumed).
+const SUIT_MARKS = { dots: "●", bamboo: "‖", characters: "✶" };
 const HONOURS = {
   "wind-east": "E",
   "wind-south": "S",
   "wind-west": "W",
   "wind-north": "N",
-  "dragon-red": "中",
-  "dragon-green": "發",
-  "dragon-white": "□",
+  "dragon-red": "Rd",
+  "dragon-green": "Gr",
+  "dragon-white": "Wh",
 };
 
 export function shortLabel(face) {

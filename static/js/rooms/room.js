@@ -140,7 +140,7 @@ function renderStrip(round) {
       count.className = "strip-matches";
       li.append(name, pile, count);
       $("strip").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 3, mini: true });
+      const board = new FlatBoard(pile, round.positions, { unit: 4, mini: true });
       entry = { li, name, count, board };
       view.minis.set(racer.seat, entry);
     }

@@ -1,0 +1,46 @@
+"""A live server that speaks websockets, for the room browser tests.
+
+pytest-django's live_server is WSGI only. This forks daphne from the test
+process (as channels' ChannelsLiveServerTestCase does), so it serves the
+test database whatever its engine, with committed data: use it with
+`transactional_db`. Import the fixture into the test module.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+import pytest
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+START_S = 30
+
+
+class FreshDaphne(DaphneProcess):
+    def run(self) -> None:
+        # The fork inherits asgiref's single worker thread from the parent,
+        # dead in the child: a sync call would wait on it forever.
+        from asgiref.sync import SyncToAsync
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        super().run()
+
+
+@pytest.fixture
+def rooms_server(transactional_db):
+    """The base URL of a daphne serving the whole site, websockets included."""
+    process = FreshDaphne(
+        host="127.0.0.1",
+        get_application=partial(
+            make_application, static_wrapper=ASGIStaticFilesHandler
+        ),
+        setup=set_database_connection,
+    )
+    process.start()
+    if not process.ready.wait(START_S):
+        process.terminate()
+        pytest.fail(f"daphne did not start in {START_S} s")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(10)
