@@ -31,9 +31,10 @@ run: deps
 
 test: deps
 	$(PY) -m ruff check .
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m "not browser" --ignore=tests/browser
 	node --test static/js/tests/
-	$(PY) -m pytest -m browser -p no:asyncio
+	# Playwright's sync API and pytest-asyncio cannot share a process.
+	$(PY) -m pytest tests/browser -m browser -p no:asyncio
 
 lint: deps
 	$(PY) -m ruff check .

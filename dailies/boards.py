@@ -15,6 +15,7 @@ from dailies.deals import (
     verify,
 )
 from dailies.keys import DAILY, LEVEL
+from dailies.levels import LEVELS
 from dailies.standings import unlocked_level
 from games.boards import BoardLocked, UnknownBoard, register_mode
 from games.engine.deal import Deal
@@ -34,8 +35,8 @@ def resolve_daily(rest: str) -> Deal:
 
 
 def _level_number(rest: str) -> int:
-    if not rest.isdigit():
-        raise UnknownBoard(f"{rest!r} is not a level number")
+    if not rest.isdigit() or not 1 <= int(rest) <= LEVELS:
+        raise UnknownBoard(f"{rest!r} is not a level number (1 to {LEVELS})")
     return int(rest)
 
 

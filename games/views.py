@@ -1,9 +1,11 @@
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.players import current_player
-from games.boards import free_key
+from games.boards import BoardLocked, UnknownBoard, deal_for, free_key
 from games.engine.catalogue import UnknownLayout
 from games.layouts import playable_layout, playable_layouts
 
@@ -15,14 +17,27 @@ def home(request):
 # The page's script reads the CSRF token from the cookie for its API calls.
 @ensure_csrf_cookie
 def board(request, slug: str):
-    """The board page for new deals on one layout."""
-    try:
-        layout = playable_layout(slug)
-    except UnknownLayout as e:
-        raise Http404(str(e)) from None
-    context = {
-        "layout": layout,
-        "board_key": free_key(slug),
-        "player": current_player(request),
-    }
+    """The board page: new deals on one layout, or with `?board=<key>` a
+    fixed board (a daily or a level) that is played on this layout."""
+    player = current_player(request)
+    key = request.GET.get("board")
+    if key is None:
+        key = free_key(slug)
+        try:
+            layout = playable_layout(slug)
+        except UnknownLayout as e:
+            raise Http404(str(e)) from None
+    else:
+        try:
+            # The deal, not the layout table, says which layout a fixed board
+            # uses: a level keeps its layout even if an admin unpublishes it.
+            layout = deal_for(key, player)[1].layout
+        except BoardLocked as e:
+            raise PermissionDenied(str(e)) from None
+        except UnknownBoard as e:
+            raise Http404(str(e)) from None
+        if layout.slug != slug:
+            url = reverse("games:board", args=[layout.slug])
+            return redirect(f"{url}?board={key}")
+    context = {"layout": layout, "board_key": key, "player": player}
     return render(request, "games/board.html", context)

@@ -26,3 +26,30 @@ def test_the_home_page_links_each_layout_to_its_board(client):
     page = client.get("/").content.decode()
     assert 'href="/play/small/"' in page
     assert 'href="/play/turtle/"' in page
+
+
+def test_a_level_board_opens_on_its_own_layout(client):
+    """Level 1 is open to everyone; the page carries the level's board key."""
+    from dailies.levels import level_spec
+
+    slug = level_spec(1).layout_slug
+    response = client.get(f"/play/{slug}/?board=level:1")
+    assert response.status_code == 200
+    assert response.context["board_key"] == "level:1"
+    assert response.context["layout"].slug == slug
+
+
+def test_a_fixed_board_under_another_layouts_address_is_redirected(client):
+    from dailies.levels import level_spec
+
+    slug = level_spec(1).layout_slug
+    other = "turtle" if slug != "turtle" else "small"
+    response = client.get(f"/play/{other}/?board=level:1")
+    assert response.status_code == 302
+    assert response["Location"] == f"/play/{slug}/?board=level:1"
+
+
+def test_a_locked_level_is_forbidden_and_an_unknown_board_not_found(client):
+    assert client.get("/play/turtle/?board=level:100").status_code == 403
+    assert client.get("/play/turtle/?board=level:101").status_code == 404
+    assert client.get("/play/turtle/?board=daily:1999-01-01:turtle").status_code == 404

@@ -22,7 +22,14 @@ PROD = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "SECRET_KEY": "a-long-and-random-production-key-7Hq2vX9pL4mZ8rT1wY6nB3cK5jD0sF",
 }
-MINE = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "TILES_HTTPS")
+MINE = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "DEBUG",
+    "TILES_HTTPS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def python(code_or_args: list[str], **env: str) -> subprocess.CompletedProcess:
