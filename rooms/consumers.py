@@ -7,16 +7,19 @@ for the room. Each incoming message is checked (size, rate, shape) before it
 reaches an action, and acts only for the connection's own seat.
 """
 
+import asyncio
+import contextlib
 import json
 import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 
 from rooms import actions
 from rooms.identity import player_for_scope
-from rooms.models import Member
+from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
 from rooms.race import RaceError
@@ -57,6 +60,15 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
         .first()
     )
     return None if seat is None else (player, seat)
+
+
+# How often a connection looks for changes itself when the channel layer
+# cannot carry them from other processes (the embedded setup).
+WATCH_S = 0.25
+
+
+def _room_version(code: str) -> int | None:
+    return Room.objects.filter(code=code).values_list("version", flat=True).first()
 
 
 def _catch_up(code: str, since: int | None) -> dict:
@@ -112,6 +124,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.player, self.seat = found
         self.bucket = TokenBucket(self.RATE, self.BURST)
         self.strikes = 0
+        self.version = 0  # the last version this connection has sent
+        self.watcher = None
         # Join the group before reading the state: an event committed in
         # between then arrives twice (the client ignores versions it has)
         # rather than never.
@@ -121,12 +135,26 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         since = query.get("since", [""])[0]
         await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
         await self._send_catch_up(int(since) if since.isdigit() else None)
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            # This layer does not cross processes, and the timer process
+            # (bots, time limits) is another one: look for its changes here.
+            self.watcher = asyncio.create_task(self._watch())
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "player"):
-            await self.channel_layer.group_discard(
-                group_name(self.code), self.channel_name
-            )
+        if not hasattr(self, "player"):
+            return
+        if self.watcher is not None:
+            self.watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watcher
+        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_S)
+            latest = await database_sync_to_async(_room_version)(self.code)
+            if latest is not None and latest > self.version:
+                await self._send_catch_up(self.version)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if not self.bucket.allow():
@@ -174,7 +202,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_catch_up(self, since: int | None, ref=None) -> None:
         reply = await database_sync_to_async(_catch_up)(self.code, since)
+        self._sent(reply)
         await self.send_json({**reply, "ref": ref, "t": _now_ms()})
+
+    def _sent(self, reply: dict) -> None:
+        if reply["type"] == "state":
+            self.version = max(self.version, reply["version"])
+        elif reply["events"]:
+            self.version = max(self.version, reply["events"][-1]["v"])
 
     async def _error(self, ref, code: str, message: str, tile=None) -> None:
         reply = {"type": "error", "ref": ref, "code": code, "message": message}
@@ -184,6 +219,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def room_events(self, event: dict) -> None:
         """Events published for the room (rooms.publish)."""
+        self._sent(event)
         await self.send_json({"type": "events", "events": event["events"]})
 
 

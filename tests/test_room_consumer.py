@@ -177,6 +177,18 @@ class TestMoves:
         assert [e["v"] for e in reply["events"]] == [v, v + 1]
         await ws.disconnect()
 
+    async def test_changes_made_in_another_process_still_arrive(self, monkeypatch):
+        """With the in-memory layer, a change published by another process
+        (the timer) never reaches this one: the connection looks itself."""
+        room, ann, bob, pairs = await racing_room()
+        ws = await joined(room, ann)
+        monkeypatch.setattr("rooms.publish._send", lambda code, events: None)
+        await database_sync_to_async(actions.take_pair)(room.code, bob, *pairs[0], 0)
+        seen = await ws.receive_json_from(timeout=3)
+        assert seen["type"] == "events"
+        assert seen["events"][-1]["v"] == await version(room)
+        await ws.disconnect()
+
     async def test_leaving_closes_the_socket(self):
         room, ann, bob, _ = await racing_room()
         ws = await joined(room, bob)
