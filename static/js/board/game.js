@@ -94,6 +94,7 @@ class Game {
       point: (id) => this.scene.screenPoint(this.indexById.get(id)),
       idle: () => this.scene.idle && this.api.pending === 0,
       frames: () => this.scene.frameCount,
+      shaking: (id) => this.scene.shakeT0[this.indexById.get(id)] >= 0,
       turn: (radians) => this.scene.view.turn(radians),
     };
   }
@@ -243,8 +244,7 @@ class Game {
     this.$("result-shuffles").textContent = String(run.shuffles);
     this.$("result-best").textContent = run.best_ms == null ? "none yet" : formatTime(run.best_ms);
     let note = "";
-    if (won && run.new_best) note = "A new best time!";
-    else if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
+    if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
     else if (!won) note = "A run given up counts as lost.";
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
@@ -314,10 +314,11 @@ class Game {
     }
     const [a, b] = pair.map((id) => this.indexById.get(id));
     this.scene.showHint(a, b);
+    // clearable is null when the engine ran out of time to check.
     this.say(
-      data.hint.clearable
-        ? `Try ${faceName(this.faces[a])} with its match.`
-        : "These two match, but the pile can no longer be cleared: undo or shuffle.",
+      data.hint.clearable === false
+        ? "These two match, but the pile can no longer be cleared: undo or shuffle."
+        : `Try ${faceName(this.faces[a])} with its match.`,
     );
   }
 

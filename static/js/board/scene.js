@@ -38,9 +38,9 @@ function tileGeometry() {
   const d = TILE_D - GAP;
   const topH = TILE_H * 0.64;
   const backH = TILE_H * 0.4;
-  const top = new RoundedBoxGeometry(w, topH, d, 3, RADIUS);
+  const top = new RoundedBoxGeometry(w, topH, d, 2, RADIUS);
   top.translate(0, TILE_H - topH / 2, 0);
-  const back = new RoundedBoxGeometry(w, backH, d, 3, RADIUS);
+  const back = new RoundedBoxGeometry(w, backH, d, 2, RADIUS);
   back.translate(0, backH / 2, 0);
   // Ivory face layer on a green back, as real tiles are made.
   for (const [geometry, hex] of [[top, "#f4ecd6"], [back, "#2f7a5a"]]) {
@@ -60,8 +60,41 @@ function faceGeometry() {
   const inset = RADIUS * 1.6;
   const plane = new THREE.PlaneGeometry(TILE_W - GAP - inset, TILE_D - GAP - inset);
   plane.rotateX(-Math.PI / 2);
-  plane.translate(0, TILE_H + 0.002, 0);
+  plane.translate(0, TILE_H + 0.003, 0);
   return plane;
+}
+
+function blobGeometry() {
+  const plane = new THREE.PlaneGeometry(TILE_W * 1.3, TILE_D * 1.24);
+  plane.rotateX(-Math.PI / 2);
+  // Cast away from the light (which stands to the left, towards the player).
+  plane.translate(0.13, 0.006, -0.1);
+  return plane;
+}
+
+function blobTexture() {
+  // A soft dark patch under each tile stands in for a shadow map: the pile
+  // reads as stacked blocks at a fraction of a shadow pass's cost.
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 64;
+  const ctx = canvas.getContext("2d");
+  const g = ctx.createRadialGradient(32, 32, 8, 32, 32, 32);
+  g.addColorStop(0, "rgba(0, 0, 0, 0.55)");
+  g.addColorStop(0.6, "rgba(0, 0, 0, 0.38)");
+  g.addColorStop(1, "rgba(0, 0, 0, 0)");
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, 64, 64);
+  return new THREE.CanvasTexture(canvas);
+}
+
+/** True on a software WebGL (SwiftShader, llvmpipe): draw fewer pixels there. */
+function softwareRendering() {
+  const gl = document.createElement("canvas").getContext("webgl2");
+  if (!gl) return true;
+  const info = gl.getExtension("WEBGL_debug_renderer_info");
+  const name = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+  gl.getExtension("WEBGL_lose_context")?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(String(name));
 }
 
 function tableTexture() {
@@ -96,10 +129,12 @@ export class BoardScene {
   constructor(container, hooks) {
     this.container = container;
     this.hooks = hooks;
-    const renderer = new THREE.WebGLRenderer({ antialias: true, powerPreference: "high-performance" });
-    renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-    renderer.shadowMap.enabled = true;
-    renderer.shadowMap.type = THREE.PCFShadowMap;
+    const software = softwareRendering();
+    const renderer = new THREE.WebGLRenderer({
+      antialias: !software,
+      powerPreference: "high-performance",
+    });
+    renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio || 1, 2));
     renderer.domElement.setAttribute("aria-hidden", "true");
     container.append(renderer.domElement);
     this.renderer = renderer;
@@ -113,20 +148,13 @@ export class BoardScene {
     scene.add(new THREE.HemisphereLight("#fff6e6", "#29443b", 1.7));
     const sun = new THREE.DirectionalLight("#fff3dd", 2.1);
     sun.position.set(-6, 14, 8);
-    sun.castShadow = true;
-    sun.shadow.mapSize.set(2048, 2048);
-    sun.shadow.bias = -0.0004;
-    sun.shadow.normalBias = 0.02;
-    sun.shadow.radius = 3;
-    scene.add(sun, sun.target);
-    this.sun = sun;
+    scene.add(sun);
 
     const table = new THREE.Mesh(
       new THREE.PlaneGeometry(80, 80),
       new THREE.MeshStandardMaterial({ map: tableTexture(), roughness: 0.95 }),
     );
     table.rotation.x = -Math.PI / 2;
-    table.receiveShadow = true;
     scene.add(table);
 
     const atlas = drawAtlas();
@@ -137,16 +165,14 @@ export class BoardScene {
 
     this.body = new THREE.InstancedMesh(
       tileGeometry(),
-      new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.42 }),
+      new THREE.MeshLambertMaterial({ vertexColors: true }),
       MAX_TILES,
     );
-    this.body.castShadow = true;
-    this.body.receiveShadow = true;
 
     const faceGeo = faceGeometry();
     this.faceCell = new THREE.InstancedBufferAttribute(new Float32Array(MAX_TILES * 2), 2);
     faceGeo.setAttribute("faceCell", this.faceCell);
-    const faceMat = new THREE.MeshStandardMaterial({ map: faceMap, roughness: 0.5 });
+    const faceMat = new THREE.MeshLambertMaterial({ map: faceMap });
     const [cw, ch] = atlas.cellSize;
     faceMat.onBeforeCompile = (shader) => {
       // Each instance reads its own cell of the atlas.
@@ -158,13 +184,17 @@ export class BoardScene {
         );
     };
     this.face = new THREE.InstancedMesh(faceGeo, faceMat, MAX_TILES);
-    this.face.receiveShadow = true;
-    for (const mesh of [this.body, this.face]) {
+    this.blob = new THREE.InstancedMesh(
+      blobGeometry(),
+      new THREE.MeshBasicMaterial({ map: blobTexture(), transparent: true, depthWrite: false }),
+      MAX_TILES,
+    );
+    for (const mesh of [this.body, this.face, this.blob]) {
       mesh.count = 0;
       // Instances move far from the mesh's bounds; culling would drop them.
       mesh.frustumCulled = false;
       mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-      mesh.setColorAt(0, WHITE);
+      if (mesh !== this.blob) mesh.setColorAt(0, WHITE);
       scene.add(mesh);
     }
 
@@ -220,7 +250,7 @@ export class BoardScene {
   setTiles(tiles, standing, build) {
     const n = tiles.length;
     this.n = n;
-    this.body.count = this.face.count = n;
+    this.body.count = this.face.count = this.blob.count = n;
     let minX = Infinity;
     let maxX = -Infinity;
     let minY = Infinity;
@@ -249,7 +279,6 @@ export class BoardScene {
     this.setFaces(tiles.map((t) => t.face));
     this.#refreshTints();
     this.#writeAll(now);
-    this.#aimShadow(this.fitBox());
     this.view.fit(this.fitBox(standing), false);
     this.requestRender();
   }
@@ -516,9 +545,14 @@ export class BoardScene {
       m.compose(pos, quat, scl);
       this.body.setMatrixAt(i, m);
       this.face.setMatrixAt(i, m);
+      // The shadow stays on the surface below while the tile lifts or falls.
+      pos.set(x, this.baseY[i], z);
+      m.compose(pos, quat, scl);
+      this.blob.setMatrixAt(i, m);
     }
     this.body.instanceMatrix.needsUpdate = true;
     this.face.instanceMatrix.needsUpdate = true;
+    this.blob.instanceMatrix.needsUpdate = true;
     return moving;
   }
 
@@ -537,16 +571,5 @@ export class BoardScene {
     this.body.instanceColor.needsUpdate = true;
     this.face.instanceColor.needsUpdate = true;
     this.requestRender();
-  }
-
-  #aimShadow(b) {
-    // Fit the sun's shadow camera round the whole layout, once per deal.
-    const r = Math.max(b.maxX - b.minX, b.maxZ - b.minZ) / 2 + 3;
-    const cam = this.sun.shadow.camera;
-    cam.left = cam.bottom = -r;
-    cam.right = cam.top = r;
-    cam.near = 1;
-    cam.far = 50;
-    cam.updateProjectionMatrix();
   }
 }
