@@ -51,7 +51,9 @@ def current_time() -> datetime:
 
 
 def _locked(code: str) -> Room:
-    room = Room.objects.select_for_update().filter(code=code).first()
+    # The current round comes in the same query; only the room row is locked.
+    rooms = Room.objects.select_related("current_round").select_for_update(of=("self",))
+    room = rooms.filter(code=code).first()
     if room is None or room.status == Room.Status.CLOSED:
         raise NotFound(f"no room {code!r}")
     return room
@@ -112,8 +114,9 @@ def _save_race(
         )
         row.set_state(racer)
         row.save()
-    rnd.set_state(new)
-    rnd.save(update_fields=["status", "banked_ms", "running_since", "paused"])
+    if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
+        rnd.set_state(new)
+        rnd.save(update_fields=["status", "banked_ms", "running_since", "paused"])
     return ("race", race_patch(old, new))
 
 
@@ -286,7 +289,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             raise Conflict("racing", "a race is in progress")
         members = _members(room)
         seats = [(m.seat, m.name, m.bot_level) for m in members]
-        state = race.deal(layout, deal.faces, seed, seats, limit, now)
+        state = race.deal(layout, deal.faces, seed, seats, limit, now, deal.solution)
         last = room.rounds.order_by("-number").values_list("number", flat=True)
         rnd = Round.objects.create(
             room=room,
@@ -298,6 +301,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             positions=[list(p) for p in layout.positions],
             seed=seed,
             faces=list(deal.faces),
+            witness=[list(p) for p in state.witness],
             dealt_at=now,
             limit_ms=state.limit_ms,
         )

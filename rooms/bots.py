@@ -1,14 +1,18 @@
 """Bots: which pair a bot takes next, and how long it thinks first.
 
-Pure: a board and a seeded Rng in, a decision out, so a race replays the
-same with the same seeds. The levels differ in pace and in care:
+Pure: a board, the deal's clearing order (its witness) and a seeded Rng in,
+a decision out, so a race replays the same with the same seeds. Deciding is
+cheap on purpose: it runs under the room's lock, so no level searches.
 
 * easy plays at a newcomer's pace, stops to look now and then, often grabs
-  the first matching pair it sees and otherwise takes the most opening pair
-  without checking that the pile stays clearable;
-* medium is quicker, grabs less often, and otherwise plays the engine's hint;
-* hard is quick and only ever takes a pair proved to keep the pile
-  clearable, so from a clearable deal it never needs a shuffle.
+  the first matching pair it sees and otherwise takes the pair that opens
+  the most, without looking ahead;
+* medium is quicker and grabs less; otherwise it takes a pair of the
+  witness when one is free, else the most opening pair;
+* hard is quick and plays the witness alone, which from the deal as dealt
+  never takes a wrong pair (it never needs a shuffle). Off the witness (a
+  pile it did not start) it asks the engine's hint, which keeps the pile
+  clearable.
 
 A bot with no matching pair asks for a shuffle; the race stops it when the
 shuffle cannot help.
@@ -19,7 +23,6 @@ from dataclasses import dataclass
 from games.engine.board import Board
 from games.engine.hint import hint, rank_pairs
 from games.engine.rng import Rng
-from games.engine.solver import solve
 
 Pair = tuple[int, int]
 
@@ -27,9 +30,6 @@ EASY, MEDIUM, HARD = "easy", "medium", "hard"
 LEVELS = (EASY, MEDIUM, HARD)
 
 TAKE, SHUFFLE = "take", "shuffle"
-
-# A hard bot whose hint ran out of budget asks the solver with this many nodes.
-HARD_SOLVE_BUDGET = 500_000
 
 
 @dataclass(frozen=True)
@@ -67,24 +67,29 @@ def think_ms(level: str, rng: Rng) -> int:
     return ms
 
 
-def _careful_pair(board: Board, level: str) -> Pair:
+def _witness_pair(free_pairs: list[Pair], witness: tuple[Pair, ...]) -> Pair | None:
+    """The first pair of the clearing order that can be taken now."""
+    free = set(free_pairs)
+    return next((p for p in witness if p in free), None)
+
+
+def _careful_pair(board: Board, level: str, witness: tuple[Pair, ...]) -> Pair:
     if level == EASY:
         return rank_pairs(board)[0]
-    found = hint(board)
-    if level == HARD and found.clearable is not True:
-        # The hint could not prove its pair within budget: ask the solver for
-        # a full clearing order and play its first pair (free by definition).
-        result = solve(board.copy(), max_nodes=HARD_SOLVE_BUDGET)
-        if result.solvable and result.solution:
-            return tuple(sorted(result.solution[0]))
-    return found.pair
+    found = _witness_pair(board.free_pairs(), witness)
+    if found is not None:
+        return found
+    if level == HARD:
+        return hint(board).pair
+    return rank_pairs(board)[0]
 
 
-def choose(board: Board, level: str, rng: Rng) -> BotMove:
-    """The bot's next move on `board`."""
+def choose(board: Board, level: str, rng: Rng, witness: tuple[Pair, ...]) -> BotMove:
+    """The bot's next move on `board`; `witness` is the deal's clearing
+    order, pairs as (low, high) tile indices."""
     pairs = board.free_pairs()
     if not pairs:
         return BotMove(SHUFFLE)
     if rng.below(1000) < PACES[level].grab_per_mille:
         return BotMove(TAKE, rng.choice(pairs))
-    return BotMove(TAKE, _careful_pair(board, level))
+    return BotMove(TAKE, _careful_pair(board, level, witness))

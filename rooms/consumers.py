@@ -62,6 +62,14 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
     return None if seat is None else (player, seat)
 
 
+def in_thread(fn):
+    """Run `fn` on any worker thread (each with its own database connection)
+    rather than the one thread channels gives sync code by default: actions
+    are whole transactions of their own, so a process can run several at
+    once instead of queueing every room's moves behind each other."""
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
 # How often a connection looks for changes itself when the channel layer
 # cannot carry them from other processes (the embedded setup).
 WATCH_S = 0.25
@@ -117,7 +125,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        found = await database_sync_to_async(_seat_of)(self.code, self.scope)
+        found = await in_thread(_seat_of)(self.code, self.scope)
         if found is None:
             await self.close(code=CLOSE_NOT_MEMBER)
             return
@@ -152,7 +160,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(WATCH_S)
-            latest = await database_sync_to_async(_room_version)(self.code)
+            latest = await in_thread(_room_version)(self.code)
             if latest is not None and latest > self.version:
                 await self._send_catch_up(self.version)
 
@@ -189,19 +197,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":
-            reply = await database_sync_to_async(_hint)(self.code, self.player)
+            reply = await in_thread(_hint)(self.code, self.player)
             await self.send_json({**reply, "ref": ref})
         else:
             action = ACTIONS[kind]
-            room = await database_sync_to_async(action)(
-                self.code, self.player, **fields
-            )
+            room = await in_thread(action)(self.code, self.player, **fields)
             await self.send_json({"type": "ack", "ref": ref, "v": room.version})
             if kind == "leave":
                 await self.close(code=CLOSE_LEFT)
 
     async def _send_catch_up(self, since: int | None, ref=None) -> None:
-        reply = await database_sync_to_async(_catch_up)(self.code, since)
+        reply = await in_thread(_catch_up)(self.code, since)
         self._sent(reply)
         await self.send_json({**reply, "ref": ref, "t": _now_ms()})
 

@@ -103,6 +103,7 @@ class Round(models.Model):
     positions = models.JSONField()  # [[x, y, z], ...]: a snapshot of the layout
     seed = models.CharField(max_length=32)
     faces = models.JSONField()  # as dealt
+    witness = models.JSONField(default=list)  # the engine's clearing order
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.RACING
     )
@@ -137,6 +138,7 @@ class Round(models.Model):
             racers=tuple(r.state() for r in racers),
             status=self.status,
             paused=self.paused,
+            witness=tuple(tuple(p) for p in self.witness),
         )
 
     def set_state(self, state: race.Race) -> None:

@@ -141,6 +141,8 @@ class Race:
     racers: tuple[Racer, ...]
     status: str = RACING
     paused: bool = False
+    # The deal's clearing order, (low, high) pairs: what bots play by.
+    witness: tuple[Pair, ...] = ()
 
     def racer(self, seat: int) -> Racer:
         for r in self.racers:
@@ -182,8 +184,10 @@ def deal(
     seats: list[tuple[int, str, str]],
     limit_minutes: int,
     now: datetime,
+    witness: tuple[Pair, ...] = (),
 ) -> Race:
-    """A new race on one deal for every (seat, name, bot level) given."""
+    """A new race on one deal for every (seat, name, bot level) given;
+    `witness` is a clearing order of the deal."""
     if limit_minutes not in LIMIT_MINUTES:
         raise Refused("bad_limit", f"the time limit must be one of {LIMIT_MINUTES}")
     race = Race(
@@ -194,6 +198,7 @@ def deal(
         clock=Clock(0, now + timedelta(milliseconds=BUILD_DELAY_MS)),
         limit_ms=limit_minutes * 60_000 or None,
         racers=(),
+        witness=tuple(tuple(sorted(p)) for p in witness),
     )
     racers = tuple(
         _schedule_bot(race, Racer(seat=s, name=n, faces=faces, bot=b), 0)
@@ -438,9 +443,8 @@ def abandon(race: Race, now: datetime) -> Race:
 def bot_move(race: Race, seat: int, now: datetime) -> Race:
     """One move of a bot whose time has come, and its next move scheduled."""
     racer = race.racer(seat)
-    choice = bots.choose(
-        racer.board(race.layout), racer.bot, _bot_rng(race.seed, racer, "choose")
-    )
+    rng = _bot_rng(race.seed, racer, "choose")
+    choice = bots.choose(racer.board(race.layout), racer.bot, rng, race.witness)
     move = len(racer.steps)
     try:
         if choice.kind == bots.TAKE:

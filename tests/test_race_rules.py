@@ -12,7 +12,9 @@ SOLUTION = DEAL.solution
 
 
 def new_race(seats=((0, "Ann", ""), (1, "Bob", "")), limit=0):
-    return R.deal(DEAL.layout, DEAL.faces, "race-1", list(seats), limit, T0)
+    return R.deal(
+        DEAL.layout, DEAL.faces, "race-1", list(seats), limit, T0, DEAL.solution
+    )
 
 
 def play(race, seat, pairs, start_ms=1000, every_ms=1000):

@@ -177,9 +177,15 @@ class TestMoves:
         assert [e["v"] for e in reply["events"]] == [v, v + 1]
         await ws.disconnect()
 
-    async def test_changes_made_in_another_process_still_arrive(self, monkeypatch):
+    async def test_changes_made_in_another_process_still_arrive(
+        self, monkeypatch, settings
+    ):
         """With the in-memory layer, a change published by another process
         (the timer) never reaches this one: the connection looks itself."""
+        settings.CHANNEL_LAYERS = {
+            "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        }
+        channel_layers.backends = {}
         room, ann, bob, pairs = await racing_room()
         ws = await joined(room, ann)
         monkeypatch.setattr("rooms.publish._send", lambda code, events: None)

@@ -1,0 +1,290 @@
+"""Load test of live rooms: N rooms of 4 racers on loopback.
+
+Starts the servers the way production runs them (daphne processes sharing
+Redis, one timer process), seats N rooms of two scripted players and two
+bots on a Big pile, connects every scripted player over a real websocket and
+lets them race at a steady pace for a while. Measured over that window:
+
+- pair -> ack: from sending a pair to its acknowledgement;
+- pair -> strip: from sending a pair to the other scripted racer of the room
+  receiving the event that shows it;
+- messages a second through the servers (frames in and out);
+- CPU of the server processes (daphne and the timer), in cores, and of the
+  whole machine.
+
+Uses the configured database (DATABASE_URL, else the embedded SQLite file;
+run `manage.py migrate` first) and removes its rooms afterwards. Several
+daphne processes need REDIS_URL. Example:
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles \\
+    REDIS_URL=redis://127.0.0.1:6379/0 SECRET_KEY=bench \\
+    .venv/bin/python bench/rooms.py --rooms 100 --duration 60
+"""
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from accounts.models import Player  # noqa: E402
+from rooms import actions  # noqa: E402
+from rooms.models import Room  # noqa: E402
+from tests.room_helpers import guest_cookie_value, solution  # noqa: E402
+from tests.services import Daphne, manage, server_env  # noqa: E402
+from tests.wsclient import Closed, WebSocket  # noqa: E402
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+BOT_LEVELS = ("medium", "hard", "easy")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def service_pids() -> list[int]:
+    """PostgreSQL and Redis processes on this machine (read, never touched)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name = (entry / "comm").read_text().strip()
+            except OSError:
+                continue
+            if name in ("postgres", "redis-server"):
+                pids.append(int(entry.name))
+    return pids
+
+
+def total_cpu(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        # A database backend may have exited since it was listed.
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.ack_ms: list[float] = []
+        self.sent_at: dict[tuple[str, int], float] = {}  # (room, version) -> t
+        self.seen_at: list[tuple[str, int, int, float]] = []  # room, seat, v, t
+        self.frames = 0
+        self.measuring = False
+
+    def strip_ms(self, senders: dict[tuple[str, int], int]) -> list[float]:
+        out = []
+        for code, seat, v, t in self.seen_at:
+            sent = self.sent_at.get((code, v))
+            if sent is not None and senders.get((code, v)) != seat:
+                out.append((t - sent) * 1000)
+        return out
+
+
+class ScriptedRacer:
+    """One player: takes the deal's clearing order, a pair every `pace` s."""
+
+    def __init__(self, code, seat, player, pairs, server, stats, pace) -> None:
+        self.code, self.seat, self.player = code, seat, player
+        self.pairs, self.server, self.stats, self.pace = pairs, server, stats, pace
+        self.acks: dict[int, asyncio.Future] = {}
+        self.senders: dict[tuple[str, int], int] = {}
+
+    async def connect(self, cookie: str) -> None:
+        self.ws = await WebSocket.connect(
+            "127.0.0.1",
+            self.server.port,
+            f"/ws/rooms/{self.code}/",
+            {"Origin": "http://127.0.0.1", "Cookie": f"tiles_player={cookie}"},
+        )
+        self.listener = asyncio.create_task(self.listen())
+
+    async def listen(self) -> None:
+        try:
+            while True:
+                message = json.loads(await self.ws.recv_text())
+                now = time.perf_counter()
+                if self.stats.measuring:
+                    self.stats.frames += 1
+                if message["type"] == "events" and self.stats.measuring:
+                    for event in message["events"]:
+                        self.stats.seen_at.append(
+                            (self.code, self.seat, event["v"], now)
+                        )
+                future = self.acks.pop(message.get("ref"), None)
+                if future is not None and not future.done():
+                    future.set_result((message, now))
+        except (Closed, ConnectionError):
+            pass
+
+    async def race(self, until: float) -> None:
+        await asyncio.sleep(random.uniform(0, self.pace))
+        for move, (a, b) in enumerate(self.pairs):
+            if time.perf_counter() >= until:
+                return
+            future = asyncio.get_running_loop().create_future()
+            self.acks[move] = future
+            sent = time.perf_counter()
+            await self.ws.send_json(
+                {"type": "take", "a": a, "b": b, "move": move, "ref": move}
+            )
+            reply, at = await asyncio.wait_for(future, 30)
+            if reply["type"] != "ack":
+                raise RuntimeError(f"{self.code} seat {self.seat}: {reply}")
+            if self.stats.measuring:
+                self.stats.frames += 1  # the pair sent
+                self.stats.ack_ms.append((at - sent) * 1000)
+                self.stats.sent_at[(self.code, reply["v"])] = sent
+                self.senders[(self.code, reply["v"])] = self.seat
+            await asyncio.sleep(self.pace * random.uniform(0.7, 1.3))
+
+
+def seat_rooms(count: int, bots: int, pile: str) -> list[tuple[Room, list]]:
+    """Rooms dealt and ready: (room, [(seat, player, pairs)]) each."""
+    rooms = []
+    for k in range(count):
+        host = Player.objects.create(display_name=f"bench {k} a")
+        guest = Player.objects.create(display_name=f"bench {k} b")
+        room = actions.create_room(host, host.display_name)
+        actions.join_room(room.code, guest, guest.display_name)
+        for level in BOT_LEVELS[:bots]:
+            actions.add_bot(room.code, host, level)
+        actions.start_game(room.code, host)
+        actions.deal_round(room.code, host, "race", pile, 0)
+        pairs = solution(room)
+        rooms.append((room, [(0, host, pairs), (1, guest, pairs)]))
+    return rooms
+
+
+def clean_up(rooms) -> None:
+    players = [p.pk for _, seats in rooms for _, p, _ in seats]
+    Room.objects.filter(pk__in=[r.pk for r, _ in rooms]).delete()
+    Player.objects.filter(pk__in=players).delete()
+
+
+async def run(args, servers, rooms) -> dict:
+    stats = Stats()
+    racers = []
+    for n, (room, seats) in enumerate(rooms):
+        for seat, player, pairs in seats:
+            server = servers[(n + seat) % len(servers)]
+            racer = ScriptedRacer(
+                room.code, seat, player, pairs, server, stats, args.pace
+            )
+            await racer.connect(guest_cookie_value(player))
+            racers.append(racer)
+    await asyncio.sleep(2)  # piles build, first messages settle
+    pids = [s.proc.pid for s in servers] + [args.timer_pid]
+    cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+    services = service_pids()
+    services0, client0 = total_cpu(services), cpu_seconds(os.getpid())
+    busy0, total0 = machine_busy()
+    start = time.perf_counter()
+    stats.measuring = True
+    until = start + args.duration
+    await asyncio.gather(*(r.race(until) for r in racers))
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    busy1, total1 = machine_busy()
+    server_cpu = sum(cpu_seconds(pid) - cpu0[pid] for pid in pids)
+    services_cpu = total_cpu(services) - services0
+    client_cpu = cpu_seconds(os.getpid()) - client0
+    senders = {}
+    for r in racers:
+        senders.update(r.senders)
+    strip = stats.strip_ms(senders)
+    for r in racers:
+        await r.ws.close()
+        r.listener.cancel()
+    return {
+        "rooms": len(rooms),
+        "scripted_clients": len(racers),
+        "bots": args.bots * len(rooms),
+        "daphne_processes": len(servers),
+        "seconds": round(elapsed, 1),
+        "pairs_sent": len(stats.ack_ms),
+        "pairs_per_s": round(len(stats.ack_ms) / elapsed, 1),
+        "ack_ms_p50": round(percentile(stats.ack_ms, 50), 1),
+        "ack_ms_p99": round(percentile(stats.ack_ms, 99), 1),
+        "strip_ms_p50": round(percentile(strip, 50), 1),
+        "strip_ms_p99": round(percentile(strip, 99), 1),
+        "client_frames_per_s": round(stats.frames / elapsed, 1),
+        "server_cpu_cores": round(server_cpu / elapsed, 2),
+        "timer_cpu_cores": round(
+            (cpu_seconds(args.timer_pid) - cpu0[args.timer_pid]) / elapsed, 2
+        ),
+        "postgres_redis_cpu_cores": round(services_cpu / elapsed, 2),
+        "bench_client_cpu_cores": round(client_cpu / elapsed, 2),
+        "machine_busy_pct": round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--bots", type=int, default=2, choices=(0, 1, 2))
+    parser.add_argument("--pile", default="big", choices=("big", "small"))
+    parser.add_argument("--pace", type=float, default=2.5, help="s between pairs")
+    parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.processes > 1 and not os.environ.get("REDIS_URL"):
+        parser.error("several daphne processes need REDIS_URL")
+
+    env = server_env(DEBUG="0", LOG_LEVEL="WARNING")
+    env["DATABASE_URL"] = os.environ.get("DATABASE_URL", "")
+    if not env["DATABASE_URL"]:
+        del env["DATABASE_URL"]  # the embedded SQLite file, as configured
+    rooms = seat_rooms(args.rooms, args.bots, args.pile)
+    servers = [Daphne(env, f"daphne {k}") for k in range(args.processes)]
+    timer = manage(["run_timers"], env)
+    args.timer_pid = timer.proc.pid
+    try:
+        for server in servers:
+            server.wait_ready()
+        result = asyncio.run(run(args, servers, rooms))
+    finally:
+        for p in [*servers, timer]:
+            p.stop()
+        clean_up(rooms)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        width = max(map(len, result))
+        for key, value in result.items():
+            print(f"{key:<{width}}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
