@@ -453,6 +453,20 @@ def due_rooms(limit: int = 100) -> list[int]:
     )
 
 
+# -- accounts ---------------------------------------------------------------
+
+
+def merge_player_seats(sender, source: Player, target: Player, **kwargs) -> None:
+    """A guest signing in keeps their seats and rooms (listens to
+    accounts.signals.player_merging). Where the account already has a seat
+    in the same room, that seat is kept and the guest's goes."""
+    taken = Member.objects.filter(player=target).values_list("room_id", flat=True)
+    seats = Member.objects.filter(player=source)
+    seats.filter(room_id__in=list(taken)).delete()
+    seats.update(player=target)
+    Room.objects.filter(host=source).update(host=target)
+
+
 # -- reading ---------------------------------------------------------------
 
 

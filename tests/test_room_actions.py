@@ -2,7 +2,9 @@
 events that let a client follow along."""
 
 import pytest
+from django.contrib.auth.models import User
 
+from accounts.players import claim_guest
 from rooms import actions
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
 from rooms.race import LATE_JOIN_MS, Conflict, RaceError
@@ -374,3 +376,27 @@ class TestEvents:
         with django_capture_on_commit_callbacks(execute=True), refused:
             dealt(room, ann)
         assert len(sent) == 1
+
+
+class TestSigningIn:
+    """A guest who signs in into an account that has played before."""
+
+    def test_seats_move_to_the_account_a_guest_merges_into(self, room, bob):
+        user = User.objects.create_user("bob", password="x" * 12)
+        account = person("Bob's account")
+        account.user = user
+        account.save()
+        claim_guest(bob, user)
+        members = fresh_state(room.code)["members"]
+        assert [m["seat"] for m in members] == [0, 1]
+        assert room.members.get(seat=1).player_id == account.pk
+
+    def test_the_host_role_moves_too(self, room, ann):
+        user = User.objects.create_user("ann", password="x" * 12)
+        account = person("Ann's account")
+        account.user = user
+        account.save()
+        claim_guest(ann, user)
+        room.refresh_from_db()
+        assert room.host_id == account.pk
+        assert room.members.get(seat=0).player_id == account.pk

@@ -1,10 +1,14 @@
 """The timer process applies due bots' moves and time limits, and leaves
 rooms alone until something is due."""
 
+import threading
+import time
+
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
-from rooms import actions
+from rooms import actions, race
 from rooms.models import Room
 from tests.room_helpers import RoomClock, person
 
@@ -47,3 +51,34 @@ def test_it_ends_the_race_when_the_time_limit_runs_out(monkeypatch):
     call_command("run_timers", "--once")
     rnd = Room.objects.get(pk=room.pk).current_round
     assert rnd.status == "over"
+
+
+def test_two_timers_at_once_apply_a_due_move_once(monkeypatch):
+    """The second timer skips the room the first holds (PostgreSQL), or
+    waits for it and then finds nothing due (SQLite)."""
+    clock = RoomClock(monkeypatch)
+    room = bot_race(clock)
+    clock.now = room.wake_at
+    run_due = race.run_due
+
+    def slow_run_due(state, now):
+        time.sleep(0.3)  # hold the room while the other timer arrives
+        return run_due(state, now)
+
+    monkeypatch.setattr(race, "run_due", slow_run_due)
+    results = []
+
+    def timer():
+        try:
+            results.append(actions.apply_due_timers(room.pk))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=timer) for _ in range(2)]
+    for t in threads:
+        t.start()
+        time.sleep(0.05)
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False, True]
+    assert bot_matches(room) == 1
