@@ -92,9 +92,10 @@ class Game {
     // page has settled (no animation running, no request in flight).
     window.tilesBoard = {
       point: (id) => this.scene.screenPoint(this.indexById.get(id)),
+      tappable: (id) => this.scene.tappablePoint(this.indexById.get(id)),
       idle: () => this.scene.idle && this.api.pending === 0,
       frames: () => this.scene.frameCount,
-      shaking: (id) => this.scene.shakeT0[this.indexById.get(id)] >= 0,
+      shakes: () => this.scene.shakes,
       turn: (radians) => this.scene.view.turn(radians),
     };
   }

@@ -150,9 +150,11 @@ export class BoardScene {
     sun.position.set(-6, 14, 8);
     scene.add(sun);
 
+    // The felt's light is painted into its texture: an unlit material
+    // keeps the biggest surface on screen the cheapest to draw.
     const table = new THREE.Mesh(
       new THREE.PlaneGeometry(80, 80),
-      new THREE.MeshStandardMaterial({ map: tableTexture(), roughness: 0.95 }),
+      new THREE.MeshBasicMaterial({ map: tableTexture() }),
     );
     table.rotation.x = -Math.PI / 2;
     scene.add(table);
@@ -161,7 +163,8 @@ export class BoardScene {
     this.cells = atlas.cells;
     const faceMap = new THREE.CanvasTexture(atlas.canvas);
     faceMap.colorSpace = THREE.SRGBColorSpace;
-    faceMap.anisotropy = Math.min(8, renderer.capabilities.getMaxAnisotropy());
+    // Faces seen at a slant stay sharp; software renderers pay dearly for it.
+    faceMap.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
 
     this.body = new THREE.InstancedMesh(
       tileGeometry(),
@@ -213,6 +216,7 @@ export class BoardScene {
     this.dropT0 = new Float64Array(MAX_TILES).fill(-1);
     this.dropH = new Float32Array(MAX_TILES);
     this.blocked = new Uint8Array(MAX_TILES);
+    this.shakes = 0;
     this.shading = true;
     this.selected = -1;
     this.focused = -1;
@@ -234,6 +238,9 @@ export class BoardScene {
 
     this.view = new ViewControl(this.camera, this.canvas, () => this.requestRender(), hooks.onMovedChange);
     this.framePending = false;
+    this.drewPile = false;
+    this.builtPile = false;
+    this.drawn = 0;
     this.lastFrame = 0;
     this.frameCount = 0;
     this.frame = this.frame.bind(this);
@@ -330,6 +337,7 @@ export class BoardScene {
   }
 
   shake(i) {
+    this.shakes++;
     this.shakeT0[i] = performance.now();
     this.requestRender();
   }
@@ -437,12 +445,27 @@ export class BoardScene {
     return -1;
   }
 
-  /** Where tile i's face centre is on the page, in CSS pixels (for tests and tools). */
-  screenPoint(i) {
+  /** Where tile i's top face, at (u, v) across it (-1..1), is on the page, in CSS pixels. */
+  screenPoint(i, u = 0, v = 0) {
     const rect = this.canvas.getBoundingClientRect();
-    const p = new THREE.Vector3(this.baseX[i], this.baseY[i] + TILE_H + this.lift[i] * LIFT, this.baseZ[i]);
+    const p = new THREE.Vector3(
+      this.baseX[i] + u * TILE_W * 0.4,
+      this.baseY[i] + TILE_H + this.lift[i] * LIFT,
+      this.baseZ[i] + v * TILE_D * 0.4,
+    );
     p.project(this.camera);
     return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
+  }
+
+  /** A point of tile i's top face that a tap would reach, or null if none shows. */
+  tappablePoint(i) {
+    for (const v of [0, -0.8, 0.8, -0.4, 0.4]) {
+      for (const u of [0, -0.8, 0.8, -0.4, 0.4]) {
+        const p = this.screenPoint(i, u, v);
+        if (this.pick(p.x, p.y) === i) return p;
+      }
+    }
+    return null;
   }
 
   setRotateFirst(on) {
@@ -487,6 +510,15 @@ export class BoardScene {
     }
     this.renderer.render(this.scene, this.camera);
     this.frameCount++;
+    // For bench/page.py: when tiles first showed, and when the pile stood.
+    if (this.drawn && !this.drewPile) {
+      this.drewPile = true;
+      performance.mark("tiles:first-board");
+    }
+    if (this.drewPile && !moving && !this.builtPile) {
+      this.builtPile = true;
+      performance.mark("tiles:pile-built");
+    }
     if (moving) this.requestRender();
     else this.lastFrame = 0;
   }
@@ -494,6 +526,7 @@ export class BoardScene {
   /** Write every tile's matrix for time `now`; true if any is still moving. */
   #writeAll(now, dt = 0) {
     let moving = false;
+    let drawn = 0;
     const { m, pos, quat, scl, up } = this;
     for (let i = 0; i < this.n; i++) {
       let x = this.baseX[i];
@@ -539,6 +572,7 @@ export class BoardScene {
           s = leaving ? 0 : 1;
         } else moving = true;
       }
+      if (s > 0) drawn++;
       pos.set(x, y, z);
       quat.setFromAxisAngle(up, turn);
       scl.set(s, s, s);
@@ -553,6 +587,7 @@ export class BoardScene {
     this.body.instanceMatrix.needsUpdate = true;
     this.face.instanceMatrix.needsUpdate = true;
     this.blob.instanceMatrix.needsUpdate = true;
+    this.drawn = drawn;
     return moving;
   }
 
