@@ -2,10 +2,10 @@
 
 Nothing ticks in memory: each room stores when it next needs attention
 (`Room.wake_at`), and this loop applies whatever has come due, room by room,
-each under the room's row lock. Rooms another timer process holds are
-skipped rather than waited for, and a room already handled no longer looks
-due, so any number of these can run side by side (scripts/serve.py starts
-one). Runs until SIGTERM or Ctrl+C.
+each in its own transaction under the room's row lock. Rooms another timer
+process holds are skipped rather than waited for, and a room already handled
+no longer looks due, so any number of these can run side by side
+(scripts/serve.py starts one). Runs until SIGTERM or Ctrl+C.
 """
 
 import asyncio
@@ -13,35 +13,30 @@ import contextlib
 import logging
 import signal
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections, connections
 
 from rooms import actions
 
 log = logging.getLogger("rooms.timers")
 
 
-def tick() -> int:
-    """Apply everything due now; the number of rooms changed."""
-    changed = 0
-    for room_id in actions.due_rooms():
-        try:
-            changed += actions.apply_due_timers(room_id)
-        except Exception:
-            # One broken room must not stop the timers of all the others.
-            log.exception("timers of room %s failed", room_id)
-    return changed
-
-
-def _tick_safely() -> int:
+def _due() -> list[int]:
     try:
-        return tick()
+        return actions.due_rooms()
     except Exception:
-        # The database went away for a moment: reconnect on the next tick.
-        log.exception("timer tick failed")
-        close_old_connections()
-        return 0
+        # The database went away for a moment: try again on the next tick.
+        log.exception("could not look for due rooms")
+        return []
+
+
+def _apply(room_id: int) -> bool:
+    try:
+        return actions.apply_due_timers(room_id)
+    except Exception:
+        # One broken room must not stop the timers of all the others.
+        log.exception("timers of room %s failed", room_id)
+        return False
 
 
 class Command(BaseCommand):
@@ -55,27 +50,38 @@ class Command(BaseCommand):
             help="seconds to wait when nothing was due (default 0.05)",
         )
         parser.add_argument(
+            "--workers",
+            type=int,
+            default=4,
+            help="rooms handled at once, each on its own connection (default 4)",
+        )
+        parser.add_argument(
             "--once", action="store_true", help="apply what is due now and exit"
         )
 
-    def handle(self, *args, interval: float, once: bool, **options) -> None:
-        asyncio.run(self._loop(interval, once))
+    def handle(self, *args, interval: float, workers: int, once: bool, **options):
+        asyncio.run(self._loop(interval, max(1, workers), once))
 
-    async def _loop(self, interval: float, once: bool) -> None:
-        # Ticks run in one worker thread (one database connection); events
-        # are published from it onto this loop, which lives as long as the
-        # process, so the channel layer keeps its connections.
+    async def _loop(self, interval: float, workers: int, once: bool) -> None:
+        # Events are published from the worker threads onto this loop, which
+        # lives as long as the process, so the channel layer keeps its
+        # connections open.
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stopping.set)
-        step = sync_to_async(_tick_safely, thread_sensitive=True)
+        find = database_sync_to_async(_due)
+        apply = database_sync_to_async(_apply, thread_sensitive=False)
+        slots = asyncio.Semaphore(workers)
+
+        async def one(room_id: int) -> bool:
+            async with slots:
+                return await apply(room_id)
+
         while not stopping.is_set():
-            changed = await step()
+            changed = sum(await asyncio.gather(*(one(r) for r in await find())))
             if once:
                 break
             if not changed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stopping.wait(), interval)
-        # Hang up on the database before exiting, not after.
-        await sync_to_async(connections.close_all, thread_sensitive=True)()
