@@ -77,7 +77,7 @@ def open_board(chromium, live_server):
     """Open a board page in a fresh browser context; fail on any script error."""
     opened = []
 
-    def open_board(slug: str = "small", viewport: dict = PHONE):
+    def open_board(slug: str = "small", viewport: dict = PHONE, query: str = ""):
         context = chromium.new_context(
             viewport=viewport, device_scale_factor=2 if viewport == PHONE else 1
         )
@@ -85,7 +85,7 @@ def open_board(chromium, live_server):
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         opened.append((context, errors))
-        page.goto(f"{live_server.url}/play/{slug}/")
+        page.goto(f"{live_server.url}/play/{slug}/{query}")
         wait_settled(page)
         return page
 

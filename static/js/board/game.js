@@ -28,7 +28,7 @@ const KEYS = {
   b: "shading",
 };
 
-export function formatTime(ms) {
+function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

@@ -11,9 +11,9 @@ import { ViewControl } from "./camera.js";
 import { drawAtlas } from "./faces.js";
 
 // Tile size in world units: a footprint of 2 x 2 half-tile grid units.
-export const TILE_W = 1;
-export const TILE_D = 1.32;
-export const TILE_H = 0.66;
+const TILE_W = 1;
+const TILE_D = 1.32;
+const TILE_H = 0.66;
 const GAP = 0.05;
 const RADIUS = 0.07;
 const MAX_TILES = 144;
