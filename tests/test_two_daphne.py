@@ -27,6 +27,7 @@ class Seat:
     def __init__(self, name: str, player, code: str) -> None:
         self.name, self.player, self.code = name, player, code
         self.state: dict | None = None
+        self.early: dict[int, dict] = {}  # events ahead of a missing one
         self.refs = 0
         self.replies: dict = {}
 
@@ -53,9 +54,23 @@ class Seat:
             self.state = {k: message[k] for k in ("version", "room", "members")}
             self.state["round"] = message["round"]
         elif message["type"] == "events":
-            self.state = apply_events(self.state, message["events"])
+            self.early.update({e["v"]: e for e in message["events"]})
+        if self.state is not None:
+            self._apply_early()
         if message.get("ref") is not None:
             self.replies[message["ref"]] = message
+
+    def _apply_early(self) -> None:
+        """Apply the events that follow on, in order (they may arrive out
+        of order from different processes); ask for any still missing."""
+        while (event := self.early.pop(self.state["version"] + 1, None)) is not None:
+            self.state = apply_events(self.state, [event])
+        self.early = {v: e for v, e in self.early.items() if v > self.state["version"]}
+        if self.early:
+            since = self.state["version"]
+            asyncio.get_running_loop().create_task(
+                self.ws.send_json({"type": "sync", "since": since, "ref": "sync"})
+            )
 
     async def send(self, message: dict) -> dict:
         self.refs += 1

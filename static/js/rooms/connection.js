@@ -4,6 +4,8 @@
 import { applyEvents } from "./state.js";
 
 const PING_MS = 15000;
+// How long an event may wait for one published before it to arrive.
+const GAP_WAIT_MS = 400;
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
 
@@ -16,6 +18,8 @@ export class RoomConnection {
     this.seat = null;
     this.offset = 0; // server clock minus this device's clock
     this.pending = new Map();
+    this.early = new Map(); // events that came before their predecessors
+    this.gapTimer = null;
     this.nextRef = 1;
     this.retryMs = 500;
     this.closed = false;
@@ -60,11 +64,10 @@ export class RoomConnection {
     } else if (message.type === "state") {
       const { version, room, members, round } = message;
       this.state = { version, room, members, round };
+      applyEvents(this.state, [], this.early);
       this.onChange(this.state);
     } else if (message.type === "events" && this.state) {
-      if (!applyEvents(this.state, message.events)) {
-        this.send("sync", { since: this.state.version });
-      }
+      if (!applyEvents(this.state, message.events, this.early)) this.awaitGap();
       this.onChange(this.state);
     }
     if (message.ref !== undefined && message.ref !== null) {
@@ -72,6 +75,15 @@ export class RoomConnection {
       this.pending.delete(message.ref);
       if (resolve) resolve(message);
     }
+  }
+
+  /** Wait a moment for missing events, then ask for them. */
+  awaitGap() {
+    if (this.gapTimer) return;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      if (this.early.size) this.send("sync", { since: this.state.version });
+    }, GAP_WAIT_MS);
   }
 
   /** Send a message; resolves with its reply (an ack, an error, a hint...). */

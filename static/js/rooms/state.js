@@ -3,30 +3,42 @@
 // event carries new values, so applying is plain replacing and merging.
 
 /**
- * Apply `events` to `state` in place. Returns false when a version is
- * missing (the caller then asks for what it missed), true otherwise.
+ * Apply `events` to `state` in place, in version order. Events published
+ * by different server processes can arrive out of order: one that comes
+ * before its predecessor waits in `early` (a Map by version). Returns true
+ * when nothing is missing; false while some version has not arrived (the
+ * caller waits a moment, then asks for what it missed).
  */
-export function applyEvents(state, events) {
+export function applyEvents(state, events, early = new Map()) {
   for (const event of events) {
-    if (event.v <= state.version) continue;
-    if (event.v !== state.version + 1) return false;
-    const { kind, data } = event;
-    if (kind === "room" || kind === "members" || kind === "round") {
-      state[kind] = data;
-    } else if (kind === "race" && state.round) {
-      const round = state.round;
-      for (const patch of data.racers) {
-        const racer = round.racers.find((r) => r.seat === patch.seat);
-        if (racer) Object.assign(racer, patch);
-        else round.racers.push(patch);
-      }
-      for (const [key, value] of Object.entries(data)) {
-        if (key !== "racers") round[key] = value;
-      }
-    }
-    state.version = event.v;
+    if (event.v > state.version) early.set(event.v, event);
   }
-  return true;
+  while (early.has(state.version + 1)) {
+    const event = early.get(state.version + 1);
+    early.delete(event.v);
+    applyEvent(state, event);
+  }
+  for (const v of early.keys()) {
+    if (v <= state.version) early.delete(v);
+  }
+  return early.size === 0;
+}
+
+function applyEvent(state, { v, kind, data }) {
+  if (kind === "room" || kind === "members" || kind === "round") {
+    state[kind] = data;
+  } else if (kind === "race" && state.round) {
+    const round = state.round;
+    for (const patch of data.racers) {
+      const racer = round.racers.find((r) => r.seat === patch.seat);
+      if (racer) Object.assign(racer, patch);
+      else round.racers.push(patch);
+    }
+    for (const [key, value] of Object.entries(data)) {
+      if (key !== "racers") round[key] = value;
+    }
+  }
+  state.version = v;
 }
 
 /** The "standing" hex bitmask as an array of booleans, one per tile. */
