@@ -62,3 +62,20 @@ def test_tapping_the_table_puts_the_tile_down(open_board):
     # The top left corner of the table is empty felt.
     page.mouse.click(box["x"] + 8, box["y"] + 8)
     assert page.locator('#free-tiles button[aria-pressed="true"]').count() == 0
+
+
+def test_a_free_tile_that_does_not_match_is_picked_up_instead(open_board):
+    page = open_board("small")
+    buttons = page.locator("#free-tiles button")
+    faces = buttons.evaluate_all("bs => bs.map(b => [b.dataset.tile, b.dataset.face])")
+    (first, _), (other, _) = next(
+        (x, y)
+        for x in faces
+        for y in faces
+        if x[0] != y[0] and x[1].split("-")[0] != y[1].split("-")[0]
+    )
+    free_button(page, int(first)).dispatch_event("click")
+    free_button(page, int(other)).dispatch_event("click")
+    assert free_button(page, int(other)).get_attribute("aria-pressed") == "true"
+    assert free_button(page, int(first)).get_attribute("aria-pressed") == "false"
+    assert page.locator("#tiles-left").inner_text() == "32"

@@ -62,3 +62,22 @@ def test_the_free_list_mirrors_the_engine(open_board):
     label = page.locator("#free-tiles button").first.inner_text()
     assert "level 1" in label or "level 2" in label
     assert "column" in label and "row" in label
+
+
+def test_the_shading_button_turns_blocked_shading_off_and_on(open_board):
+    page = open_board("turtle", DESKTOP)
+    canvas = page.locator("#board-view canvas")
+    shaded = colour_stats(canvas.screenshot())["ivory"]
+    page.keyboard.press("b")
+    wait_settled(page)
+    assert page.locator("#shading").get_attribute("aria-pressed") == "false"
+    # Most of a fresh Turtle is blocked: unshaded, far more of it is ivory.
+    plain = colour_stats(canvas.screenshot())["ivory"]
+    assert plain > shaded * 1.5, (shaded, plain)
+    page.reload()
+    wait_settled(page)
+    assert page.locator("#shading").get_attribute("aria-pressed") == "false"
+    page.keyboard.press("b")
+    wait_settled(page)
+    again = colour_stats(canvas.screenshot())["ivory"]
+    assert again < plain / 1.5, (again, plain)
