@@ -5,7 +5,6 @@
 
 import * as THREE from "three";
 import { RoundedBoxGeometry } from "three/addons/geometries/RoundedBoxGeometry.js";
-import { mergeGeometries } from "three/addons/utils/BufferGeometryUtils.js";
 
 import { ViewControl } from "./camera.js";
 import { drawAtlas } from "./faces.js";
@@ -33,6 +32,23 @@ const PICKED = new THREE.Color(1.0, 0.84, 0.48);
 const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
 const HINT = new THREE.Color(0.62, 1.0, 0.7);
 
+/** One geometry from several non-indexed ones with the same attributes. */
+function merge(parts) {
+  const names = Object.keys(parts[0].attributes);
+  const out = new THREE.BufferGeometry();
+  for (const name of names) {
+    const size = parts[0].attributes[name].itemSize;
+    const data = new Float32Array(parts.reduce((n, g) => n + g.attributes[name].array.length, 0));
+    let at = 0;
+    for (const g of parts) {
+      data.set(g.attributes[name].array, at);
+      at += g.attributes[name].array.length;
+    }
+    out.setAttribute(name, new THREE.BufferAttribute(data, size));
+  }
+  return out;
+}
+
 function tileGeometry() {
   const w = TILE_W - GAP;
   const d = TILE_D - GAP;
@@ -50,7 +66,7 @@ function tileGeometry() {
     for (let i = 0; i < n; i++) colour.toArray(data, i * 3);
     geometry.setAttribute("color", new THREE.BufferAttribute(data, 3));
   }
-  const merged = mergeGeometries([top, back]);
+  const merged = merge([top, back]);
   top.dispose();
   back.dispose();
   return merged;
