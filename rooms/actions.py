@@ -31,6 +31,8 @@ MAX_BOTS = 3
 # The two piles a host picks from, by the layouts' slugs.
 PILES = {"big": "turtle", "small": "small"}
 MODES = ("race",)
+# A client further behind than this many events gets a full state instead.
+MAX_REPLAY = 500
 
 
 class NotFound(RaceError):
@@ -485,7 +487,10 @@ def snapshot(code: str) -> tuple[Room, list[Member], Round | None, race.Race | N
 
 
 def events_since(room: Room, version: int) -> list[dict] | None:
-    """The events after `version`, or None when they are no longer all kept."""
+    """The events after `version`, or None when they are no longer all kept
+    or so many that a full state is smaller."""
+    if room.version - version > MAX_REPLAY:
+        return None
     rows = list(room.events.filter(version__gt=version).order_by("version"))
     if rows and rows[0].version != version + 1:
         return None

@@ -360,6 +360,12 @@ class TestEvents:
         )
         assert versions == list(range(1, len(versions) + 1))
 
+    def test_a_client_far_behind_gets_none(self, room, ann, monkeypatch):
+        monkeypatch.setattr(actions, "MAX_REPLAY", 2)
+        latest = Room.objects.get(pk=room.pk)
+        assert actions.events_since(latest, latest.version - 2) is not None
+        assert actions.events_since(latest, latest.version - 3) is None
+
     def test_events_no_longer_kept_give_none(self, room, ann):
         Event.objects.filter(room=room, version=1).delete()
         assert actions.events_since(Room.objects.get(pk=room.pk), 0) is None
