@@ -13,7 +13,9 @@ headless chromium for a phone and a desktop viewport, and reports:
   and to the pile standing (the build animation done), from the page's own
   performance marks;
 - frame time while turning the view round the pile, from
-  requestAnimationFrame timestamps inside the page;
+  requestAnimationFrame timestamps inside the page, with the main thread's
+  share of each frame (matrices and three.js's draw submission) and the draw
+  calls and triangles of the last frame;
 - bytes transferred, all responses and JavaScript alone, raw and gzipped
   (gzipped here, level 6, as a compressing front server would send them).
 
@@ -131,8 +133,11 @@ def measure(browser, url: str, viewport: dict, frames: int) -> dict:
         "n => performance.getEntriesByName(n)[0].startTime)"
     )
     page.wait_for_function("() => window.tilesBoard.idle()", timeout=60_000)
+    before = page.evaluate("() => window.tilesBoard.stats()")
     stamps = page.evaluate(TURN_SCRIPT, frames)
+    after = page.evaluate("() => window.tilesBoard.stats()")
     context.close()
+    drawn = after["frames"] - before["frames"]
     deltas = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     js = [s for s in sizes if "javascript" in s[1] or s[0].endswith(".js")]
     return {
@@ -140,6 +145,9 @@ def measure(browser, url: str, viewport: dict, frames: int) -> dict:
         "built_ms": marks[1],
         "frame_median_ms": statistics.median(deltas),
         "frame_p90_ms": sorted(deltas)[int(0.9 * len(deltas))],
+        "main_ms": (after["frameMs"] - before["frameMs"]) / max(1, drawn),
+        "calls": after["calls"],
+        "triangles": after["triangles"],
         "requests": len(sizes),
         "total_raw": sum(s[2] for s in sizes),
         "total_gz": sum(s[3] for s in sizes),
@@ -186,13 +194,15 @@ def main() -> int:
     print(f"Board page, chromium + SwiftShader, load average {os.getloadavg()[0]:.1f}")
     print(
         f"{'layout':8} {'viewport':17} {'first board':>11} {'pile built':>10} "
-        f"{'frame p50':>9} {'frame p90':>9} {'fps':>5}"
+        f"{'frame p50':>9} {'frame p90':>9} {'fps':>5} {'main':>7} "
+        f"{'draws':>5} {'triangles':>9}"
     )
     for slug, name, r in rows:
         print(
             f"{slug:8} {name:17} {r['first_board_ms']:9.0f}ms {r['built_ms']:8.0f}ms "
             f"{r['frame_median_ms']:7.1f}ms {r['frame_p90_ms']:7.1f}ms "
-            f"{1000 / r['frame_median_ms']:5.1f}"
+            f"{1000 / r['frame_median_ms']:5.1f} {r['main_ms']:5.1f}ms "
+            f"{r['calls']:5d} {r['triangles']:9d}"
         )
     r = rows[0][2]
     print(

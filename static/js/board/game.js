@@ -94,7 +94,12 @@ class Game {
       point: (id) => this.scene.screenPoint(this.indexById.get(id)),
       tappable: (id) => this.scene.tappablePoint(this.indexById.get(id)),
       idle: () => this.scene.idle && this.api.pending === 0,
-      frames: () => this.scene.frameCount,
+      stats: () => ({
+        frames: this.scene.frameCount,
+        frameMs: this.scene.frameMs,
+        calls: this.scene.renderer.info.render.calls,
+        triangles: this.scene.renderer.info.render.triangles,
+      }),
       shakes: () => this.scene.shakes,
       turn: (radians) => this.scene.view.turn(radians),
     };

@@ -54,9 +54,9 @@ function tileGeometry() {
   const d = TILE_D - GAP;
   const topH = TILE_H * 0.64;
   const backH = TILE_H * 0.4;
-  const top = new RoundedBoxGeometry(w, topH, d, 2, RADIUS);
+  const top = new RoundedBoxGeometry(w, topH, d, 1, RADIUS);
   top.translate(0, TILE_H - topH / 2, 0);
-  const back = new RoundedBoxGeometry(w, backH, d, 2, RADIUS);
+  const back = new RoundedBoxGeometry(w, backH, d, 1, RADIUS);
   back.translate(0, backH / 2, 0);
   // Ivory face layer on a green back, as real tiles are made.
   for (const [geometry, hex] of [[top, "#f4ecd6"], [back, "#2f7a5a"]]) {
@@ -259,6 +259,7 @@ export class BoardScene {
     this.drawn = 0;
     this.lastFrame = 0;
     this.frameCount = 0;
+    this.frameMs = 0; // main-thread time spent in frames, for bench/page.py
     this.frame = this.frame.bind(this);
     this.#listen();
     this.resize();
@@ -512,6 +513,7 @@ export class BoardScene {
   }
 
   frame(now) {
+    const started = performance.now();
     this.framePending = false;
     const dt = Math.min(0.05, this.lastFrame ? (now - this.lastFrame) / 1000 : 0.016);
     this.lastFrame = now;
@@ -526,6 +528,7 @@ export class BoardScene {
     }
     this.renderer.render(this.scene, this.camera);
     this.frameCount++;
+    this.frameMs += performance.now() - started;
     // For bench/page.py: when tiles first showed, and when the pile stood.
     if (this.drawn && !this.drewPile) {
       this.drewPile = true;
