@@ -11,6 +11,7 @@ import { BoardScene } from "./scene.js";
 // The server starts the clock once the pile has built (games/play.py).
 const BUILD_MS = 1500;
 const MESSAGE_MS = 4500;
+const RETRY_MS = 3000;
 const SHADING_KEY = "tiles.shading";
 
 const KEYS = {
@@ -112,8 +113,10 @@ class Game {
 
   async #send(path, body, opts = {}) {
     this.root.dataset.busy = "1";
-    const url = path === "" ? "" : `/${this.run.id}/${path}`;
-    const result = await this.api.send(url, body);
+    // "" starts or resumes a run; null is the run itself; else an action.
+    let url = "";
+    if (path !== "") url = path === null ? `/${this.run.id}` : `/${this.run.id}/${path}`;
+    const result = await this.api.send(url, body, opts.method);
     const data = result.data || {};
     const run = data.run || (data.id ? data : null);
     if (!result.ok) this.#sayError(result.status, data);
@@ -126,6 +129,10 @@ class Game {
       this.#syncClock(run);
     }
     if (this.api.pending === 0) this.root.dataset.busy = "0";
+    // Lost connection: what the server holds is unknown, so ask it again.
+    if (result.status === 0 && this.run) {
+      setTimeout(() => this.#send(null, null, { method: "GET" }), RETRY_MS);
+    }
     return result.ok ? data : null;
   }
 
