@@ -125,14 +125,30 @@ def _save_race(
 RaceChange = Callable[[race.Race, Member, Room, datetime], race.Race]
 
 
+def _locked_seat(code: str, player: Player) -> Member:
+    """The player's seat with its room locked, in one query (the path of
+    every move)."""
+    member = (
+        Member.objects.select_related("room", "room__current_round")
+        .select_for_update(of=("room",))
+        .filter(room__code=code, player=player)
+        .exclude(room__status=Room.Status.CLOSED)
+        .first()
+    )
+    if member is None:
+        _locked(code)  # NotFound for a missing or closed room
+        raise Forbidden("not_member", "you are not in this room")
+    return member
+
+
 def _race_action(code: str, player: Player, change: RaceChange) -> Room:
     """Apply one change to the race in progress, on behalf of `player`'s own
     seat (never a seat named by the client)."""
     with transaction.atomic():
-        room = _locked(code)
+        member = _locked_seat(code, player)
+        room = member.room
         # Read after the lock: changes to a room are applied in time order.
         now = current_time()
-        member = _member(room, player)
         current = _racing_round(room)
         if current is None:
             raise Conflict("no_race", "no race is in progress")

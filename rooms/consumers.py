@@ -224,9 +224,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(reply)
 
     async def room_events(self, event: dict) -> None:
-        """Events published for the room (rooms.publish)."""
-        self._sent(event)
-        await self.send_json({"type": "events", "events": event["events"]})
+        """Events published for the room (rooms.publish), already encoded."""
+        self.version = max(self.version, event["last"])
+        await self.send(text_data=event["text"])
 
 
 def _now_ms() -> int:

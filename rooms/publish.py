@@ -6,6 +6,7 @@ client that misses one notices the gap in versions and asks for what it
 missed (docs/protocol.md).
 """
 
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -20,10 +21,15 @@ def group_name(code: str) -> str:
 
 
 def _send(code: str, events: list[dict]) -> None:
+    # Encoded once here rather than once per connection: every member's
+    # socket sends the same text.
+    message = {
+        "type": "room.events",
+        "text": json.dumps({"type": "events", "events": events}),
+        "last": events[-1]["v"],
+    }
     try:
-        async_to_sync(get_channel_layer().group_send)(
-            group_name(code), {"type": "room.events", "events": events}
-        )
+        async_to_sync(get_channel_layer().group_send)(group_name(code), message)
     except Exception:
         # The change is committed; clients catch up on their next sync.
         log.exception("could not publish events of room %s", code)
@@ -32,4 +38,5 @@ def _send(code: str, events: list[dict]) -> None:
 def publish_on_commit(code: str, events: list[dict]) -> None:
     """Send `events` to the room's clients once the transaction commits, so
     nobody hears of a change that was rolled back."""
-    transaction.on_commit(lambda: _send(code, events))
+    if events:
+        transaction.on_commit(lambda: _send(code, events))

@@ -15,8 +15,8 @@ milliseconds; `wake_at` turns the earliest of them into a wall time for the
 timer process.
 
 Boards are never stored: a racer's position is their current faces with
-their logged pairs taken again on the engine, so nothing the engine refuses
-can become a position.
+the tiles of their logged pairs taken away, and every pair is checked by
+the engine before it is logged.
 """
 
 from dataclasses import dataclass, replace
@@ -113,11 +113,10 @@ class Racer:
         return mask
 
     def board(self, layout: Layout) -> Board:
-        board = Board(layout, self.faces)
-        for step in self.steps:
-            if step.pair is not None:
-                board.take(*step.pair)
-        return board
+        """The racer's position on the engine (every logged pair was checked
+        by the engine when it was taken, so the standing set is built
+        directly rather than by taking each pair again)."""
+        return Board(layout, self.faces, self.standing(layout))
 
 
 @dataclass(frozen=True)
