@@ -444,7 +444,8 @@ def apply_due_timers(room_id: int) -> bool:
     now = current_time()
     with transaction.atomic():
         room = (
-            Room.objects.select_for_update(skip_locked=True)
+            Room.objects.select_related("current_round")
+            .select_for_update(skip_locked=True, of=("self",))
             .filter(pk=room_id, wake_at__lte=now)
             .first()
         )
