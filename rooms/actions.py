@@ -84,9 +84,12 @@ def _racing_round(room: Room) -> tuple[Round, list[Racer]] | None:
     return rnd, list(rnd.racers.all())
 
 
-def _emit(room: Room, events: list[tuple[str, dict]], now: datetime) -> None:
+def _emit(
+    room: Room, events: list[tuple[str, dict]], now: datetime, *changed: str
+) -> None:
     """Number and store events, and publish them after commit. Saves the
-    room's version (and wake_at, which changes with the events)."""
+    room's version and wake_at (which change with the events), plus the
+    `changed` fields the action set."""
     rows = []
     for kind, data in events:
         room.version += 1
@@ -94,7 +97,7 @@ def _emit(room: Room, events: list[tuple[str, dict]], now: datetime) -> None:
             Event(room=room, version=room.version, kind=kind, data=data, created=now)
         )
     Event.objects.bulk_create(rows)
-    room.save(update_fields=["version", "wake_at", "status", "host", "settings"])
+    room.save(update_fields=["version", "wake_at", *changed])
     publish_on_commit(room.code, [e.as_message() for e in rows])
 
 
@@ -111,11 +114,18 @@ def _save_race(
     for racer in new.racers:
         if before.get(racer.seat) == racer:
             continue
-        row = by_seat.get(racer.seat) or Racer(
-            round=rnd, seat=racer.seat, name=racer.name, bot_level=racer.bot
-        )
+        row = by_seat.get(racer.seat)
+        if row is None:  # a late joiner
+            row = Racer(round=rnd, seat=racer.seat, name=racer.name)
+            row.bot_level = racer.bot
+            row.set_state(racer)
+            row.save()
+            continue
         row.set_state(racer)
-        row.save()
+        # The faces (a long list) are written only when a shuffle or its
+        # undo changed them.
+        faces = [] if before[racer.seat].faces == racer.faces else ["faces"]
+        row.save(update_fields=[*Racer.STATE_FIELDS, *faces])
     if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
         rnd.set_state(new)
         rnd.save(update_fields=["status", "banked_ms", "running_since", "paused"])
@@ -282,7 +292,7 @@ def start_game(code: str, player: Player) -> Room:
         if room.status != Room.Status.LOBBY:
             raise Conflict("started", "the game has started")
         room.status = Room.Status.GAME
-        _emit(room, [("room", room_json(room, _members(room)))], now)
+        _emit(room, [("room", room_json(room, _members(room)))], now, "status")
         return room
 
 
@@ -333,11 +343,12 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         room.current_round = rnd
         room.settings = {"mode": mode, "pile": pile, "limit": limit}
         room.wake_at = race.wake_at(state)
-        room.save(update_fields=["current_round"])
         _emit(
             room,
             [("room", room_json(room, members)), ("round", round_json(rnd, state))],
             now,
+            "current_round",
+            "settings",
         )
         return room
 
@@ -350,7 +361,7 @@ def leave(code: str, player: Player) -> Room:
         room = _locked(code)
         now = current_time()
         member = _member(room, player)
-        events = []
+        events, changed = [], []
         current = _racing_round(room)
         if current is not None:
             rnd, rows = current
@@ -368,10 +379,10 @@ def leave(code: str, player: Player) -> Room:
             room.status = Room.Status.LOBBY if heir else Room.Status.CLOSED
             room.wake_at = None
             room.current_round = None
-            room.save(update_fields=["current_round"])
+            changed = ["host", "status", "current_round"]
             events += [("room", room_json(room, members)), ("round", None)]
         events.append(("members", members_json(members)))
-        _emit(room, [e for e in events if e], now)
+        _emit(room, [e for e in events if e], now, *changed)
         return room
 
 

@@ -183,6 +183,17 @@ class Racer(models.Model):
             models.UniqueConstraint(fields=["round", "seat"], name="one_racer_a_seat")
         ]
 
+    # What a move can change, apart from the faces (see set_state).
+    STATE_FIELDS = (
+        "status",
+        "steps",
+        "penalty_ms",
+        "shuffles",
+        "end_ms",
+        "bot_at_ms",
+        "matches",
+    )
+
     def __str__(self) -> str:
         return f"{self.name} in {self.round_id} ({self.status})"
 
