@@ -127,6 +127,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         found = await in_thread(_seat_of)(self.code, self.scope)
         if found is None:
+            # Accepted first so the page sees the reason (a refused handshake
+            # looks like a network failure, which it would retry forever).
+            await self.accept()
             await self.close(code=CLOSE_NOT_MEMBER)
             return
         self.player, self.seat = found

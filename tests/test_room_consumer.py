@@ -108,12 +108,13 @@ class TestConnecting:
         assert (await ws.receive_json_from())["type"] == "state"
         await ws.disconnect()
 
-    async def test_someone_not_seated_is_refused(self):
+    async def test_someone_not_seated_is_told_and_closed(self):
         room, *_ = await racing_room()
         stranger = await database_sync_to_async(person)("Eve")
         for player in (stranger, None):
             ws, connected = await connect(room, player)
-            assert not connected
+            out = await ws.receive_output()
+            assert (out["type"], out["code"]) == ("websocket.close", 4403)
 
     async def test_a_foreign_or_missing_origin_is_refused(self):
         room, ann, *_ = await racing_room()
