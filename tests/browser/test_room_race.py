@@ -63,6 +63,14 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  
     bob.click("#join-form button[type=submit]")
     wait_for(bob, "document.querySelector('#room')?.dataset.status === 'lobby'")
     wait_for(ann, "document.querySelectorAll('#members li').length === 2")
+    # The host adds a bot and takes it away again; Bob sees both.
+    ann.select_option("#bot-level", "easy")
+    ann.click("#add-bot")
+    wait_for(bob, "document.querySelectorAll('#members li').length === 3")
+    assert "Easy bot" in bob.inner_text("#members")
+    ann.click("#members li[data-seat='2'] button")
+    wait_for(bob, "document.querySelectorAll('#members li').length === 2")
+    assert bob.locator("#host-lobby").is_hidden()
 
     ann.click("#start-game")
     for page in (ann, bob):
@@ -80,6 +88,11 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  
     strip_matches(bob, 0, 1)
     take(bob, pairs[0])
     strip_matches(ann, 1, 1)
+    # Bob pauses for everyone: Ann's pile is covered until she resumes.
+    bob.click("#pause")
+    wait_for(ann, "!document.querySelector('#paused-cover').hidden")
+    ann.click("#resume")
+    wait_for(bob, "document.querySelector('#paused-cover').hidden")
     bob.screenshot(path=artifacts / "room-race.png")
 
     for k, pair in enumerate(pairs[1:], start=2):
