@@ -5,18 +5,29 @@ The search runs over moves, but few moves are ever branched on:
 * Freedom is monotone (taking tiles never blocks another), so when every
   standing tile of a group is free, taking them all now cannot hurt; and once
   the pairing of a group is settled, taking a pair of it as soon as both
-  tiles are free cannot hurt either.
+  tiles are free cannot hurt either. These safe moves are made without
+  branching.
 * What really has to be chosen is the pairing inside each group of four
   (three ways). When a group of four has three free tiles, every pairing of
   it contains exactly one pair of those three, so branching over those pairs
   alone is complete: no other move needs trying at that node.
-* Pairs that provably cannot be part of a clearing are banned: one tile lies
-  on the other, or the pair must go both before and after some tile, or it
-  conflicts with a pair already settled (see solver_prune). A group left with
-  one possible pairing is settled; one left with none is dead.
+* Pairs that provably cannot be part of a clearing are banned before and
+  during the search: one tile lies on the other, a tile must go both before
+  and after the pair, two pairs must each go before the other, a pairing of
+  one group clashes with every pairing left to another (see solver_prune).
+  A group left with one possible pairing is settled; with none, dead.
 
 Standing masks proved dead are remembered, so a position reached again by
-another order is not searched twice.
+another order is not searched twice; that table is kept across restarts.
+
+Restarts are the other half. A search that goes wrong early spends its time
+proving a big dead subtree that a different early choice avoids altogether,
+so the search runs in short attempts with growing node budgets and a move
+order shaken a little by a seeded generator (the same position always gets
+the same attempts, so the result is deterministic). A proof of "cannot be
+cleared" is an attempt that exhausts its tree within budget; before the
+second attempt the root gets a full precedence analysis, which settles some
+of those proofs outright.
 """
 
 import time
@@ -26,19 +37,20 @@ from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
 from games.engine.solver_prune import Precedence, pair_conflicts
 
-DEFAULT_MAX_NODES = 2_000_000
+# About 10-20 s of search in CPython here; enough to decide all but about 1%
+# of random Turtle deals (see docs/PERFORMANCE.md).
+DEFAULT_MAX_NODES = 200_000
 
-# A node whose subtree has taken this many nodes without a result gets the
-# full precedence test (about as costly as 30 plain nodes) before its next
-# branch. Cheap nodes settle the easy subtrees; the test cuts the big dead
-# ones, which is where a plain search loses its time.
-CHECK_AFTER = 40
-
-# Restarts: the first attempt gets FIRST_BUDGET nodes, each next one twice
-# as many, with the move order shaken by up to NOISE points of score. Dead
-# positions found by any attempt stay known to the later ones.
-FIRST_BUDGET = 100
-NOISE = 12
+# Attempt budgets: FIRST_BUDGET nodes (a straight dive needs about 35), then
+# each attempt GROWTH times the last. Many short attempts beat a few long
+# ones on these deals (measured: at 20,000 nodes 10% undecided against 17%
+# with budgets doubling from 1,000).
+FIRST_BUDGET = 50
+GROWTH = 1.1
+# Move scores: 4 per tile the move frees plus the tiles under the pair, then
+# up to NOISE points of seeded noise from the second attempt on.
+FREED_WEIGHT = 4
+NOISE = 8
 
 Pair = tuple[int, int]
 
@@ -57,6 +69,7 @@ class _Limit(Exception):
 
 
 def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+    """Solve from board.standing; the board itself is only read."""
     start = time.perf_counter()
     search = _Search(board, max_nodes)
     try:
@@ -72,6 +85,9 @@ def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
 
 
 class _Search:
+    """One solve. State is passed down as ints: standing and free tile masks,
+    and banned and settled masks over numbered pairs (bit k is pair k)."""
+
     def __init__(self, board: Board, max_nodes: int) -> None:
         lay = board.layout
         self.cover = lay.cover_mask
@@ -92,14 +108,16 @@ class _Search:
             for t in iter_bits(m):
                 self.group_of[t] = g
         self.prec = Precedence(board.standing, lay)
-        # Move order: tiles with more under them first, since they hold more.
+        # Tiles with more under them hold more up: take them early.
         self.weight = [m.bit_count() for m in self.prec.below]
 
+    # -- setting up --------------------------------------------------------
     def _number_pairs(self) -> bool:
         """Number every possible pair; False if some group has an odd count.
 
-        In a group of four the pairs come in complements (k, k+1): the two
-        pairs of one pairing. A group of two has one pair, its own complement.
+        In a group of four the pairs come in complements, the two pairs of
+        one pairing (comp[k] is the other one). A group of two has one pair,
+        its own complement.
         """
         self.pair_tiles: list[Pair] = []
         self.pair_group: list[int] = []
@@ -122,7 +140,7 @@ class _Search:
                     self.pair_group.append(g)
                     self.comp.append(first + len(couple) - 1 - k)
         self.pair_gbit = [1 << g for g in self.pair_group]
-        # pairings[g]: (first pid, mask of both pids) for each pairing of g.
+        # pairings[g]: (first pair, mask of both pairs) for each pairing of g.
         self.pairings: list[list[tuple[int, int]]] = [[] for _ in self.members]
         for k, c in enumerate(self.comp):
             if k <= c:
@@ -130,7 +148,7 @@ class _Search:
         return True
 
     def _link_groups(self) -> None:
-        """neighbours[h]: groups with a pair in conflict with a pair of h."""
+        """neighbours[h]: other groups with a pair in conflict with one of h."""
         self.neighbours = []
         for h in range(len(self.members)):
             linked = 0
@@ -140,7 +158,7 @@ class _Search:
                         linked |= self.pair_gbit[j]
             self.neighbours.append(list(iter_bits(linked & ~(1 << h))))
 
-    def run(self):
+    def run(self) -> list[Pair] | bool:
         if not self._number_pairs():
             return False
         banned, self.conflict, self.masks = pair_conflicts(
@@ -149,37 +167,41 @@ class _Search:
         self._link_groups()
         # The pair of a group of two is settled from the start.
         settle = 0
-        for k in range(len(self.comp)):
-            if self.comp[k] == k:
+        for k, c in enumerate(self.comp):
+            if c == k:
                 settle |= 1 << k
         state = self._propagate(banned, settle, settle | banned, self.standing)
         if state is None:
             return False
-        banned, settled = state
         every = (1 << len(self.members)) - 1
         budget = FIRST_BUDGET
         attempt = 0
         while True:
             self.noise = Rng("solve", attempt) if attempt else None
-            self.stop = min(self.max_nodes, self.nodes + budget)
+            self.stop = min(self.max_nodes, self.nodes + int(budget))
             try:
-                return self.dfs(self.standing, self.free, banned, settled, every)
+                return self.dfs(self.standing, self.free, *state, every)
             except _Limit:
                 if self.stop >= self.max_nodes:
                     raise
+            if attempt == 0:
+                # Not an easy one: worth the full analysis of the root.
+                state = self.deduce(self.standing, *state)
+                if state is None:
+                    return False
             attempt += 1
-            budget *= 2
+            budget *= GROWTH
 
+    # -- what follows from banned and settled pairs -------------------------
     def _propagate(self, banned: int, settled: int, news: int, standing: int):
         """Spread what newly banned or settled pairs imply; None when dead.
 
         A settled pair bans every pair it conflicts with, and the other
         pairings of its group. A banned pair takes its complement with it
-        (they form one pairing). A group of four left with one pairing is
-        settled; with none, or a group of two whose pair is banned, the
-        position is dead. Then, group against group: a pairing of a group of
-        four that conflicts with every pairing still open to some other group
-        is banned too (arc consistency over the pairing choices).
+        (they form one pairing). A group left with one pairing is settled;
+        with none, the position is dead. Then, group against group: a
+        pairing of a group of four that conflicts with every pairing still
+        open to some other group is banned too (arc consistency).
         """
         comp, conflict, pair_group = self.comp, self.conflict, self.pair_group
         members, pairings, gbit = self.members, self.pairings, self.pair_gbit
@@ -192,7 +214,7 @@ class _Search:
                 g = pair_group[k]
                 if low & settled:
                     grow = conflict[k] & ~banned
-                    for q, both in pairings[g]:
+                    for _, both in pairings[g]:
                         if not both & low:
                             grow |= both & ~banned
                     banned |= grow
@@ -204,19 +226,14 @@ class _Search:
                 if not banned & c:
                     banned |= c
                     news |= c
-                open_ = [
-                    (q, both)
-                    for q, both in pairings[g]
-                    if not banned >> q & 1 and members[g] & standing
-                ]
-                if not open_:
-                    if members[g] & standing:
-                        return None
+                if not members[g] & standing:
                     continue
-                if len(open_) == 1 and open_[0][1] & ~settled:
-                    grow = open_[0][1] & ~settled
-                    settled |= grow
-                    news |= grow
+                still = [both for q, both in pairings[g] if not banned >> q & 1]
+                if not still:
+                    return None
+                if len(still) == 1 and still[0] & ~settled:
+                    settled |= still[0]
+                    news |= still[0]
             if not changed:
                 return banned, settled
             low = changed & -changed
@@ -231,13 +248,54 @@ class _Search:
                 for q, both in pairings[g]:
                     if banned >> q & 1:
                         continue
-                    c = 0
-                    for k in iter_bits(both):
-                        c |= conflict[k]
-                    if all(c & other for other in held):
+                    clash = conflict[q] | conflict[comp[q]]
+                    if all(clash & other for other in held):
                         banned |= both
                         news |= both
 
+    def deduce(self, standing: int, banned: int, settled: int):
+        """The full precedence analysis: (banned, settled) grown, or None.
+
+        Orders the tiles as far as covers, rows and settled pairs force it
+        (Precedence.order); a pair whose one tile must go before the other
+        can never be taken, so it is banned, which may settle more groups and
+        so force more order. Repeats until nothing changes. Costs a few
+        milliseconds, so it runs once, at the root of a hard position.
+        """
+        pid = self.pid
+        while True:
+            pairs = []
+            for k in iter_bits(settled):
+                a, b = self.pair_tiles[k]
+                if standing >> a & 1 and standing >> b & 1:
+                    pairs.append((a, b, *self.masks[k]))
+            found = self.prec.order(standing, pairs)
+            if found is None:
+                return None
+            reach, rep = found
+            news = 0
+            for m in self.members:
+                s = m & standing
+                if s.bit_count() != 4:
+                    continue
+                tiles = list(iter_bits(s))
+                for i, a in enumerate(tiles):
+                    after_a = reach[rep.get(a, a)]
+                    for b in tiles[i + 1 :]:
+                        k = pid[(a, b)]
+                        if banned >> k & 1:
+                            continue
+                        if after_a >> b & 1 or reach[rep.get(b, b)] >> a & 1:
+                            news |= 1 << k
+            if not news:
+                return banned, settled
+            before = settled
+            state = self._propagate(banned | news, settled, news, standing)
+            if state is None or state[1] == before:
+                return state
+            banned, settled = state
+
+    # -- moves ---------------------------------------------------------------
     def _remove(self, standing: int, free: int, a: int, b: int) -> tuple[int, int]:
         gone = (1 << a) | (1 << b)
         standing &= ~gone
@@ -285,7 +343,10 @@ class _Search:
         return None
 
     def _take(self, standing, free, banned, settled, a, b, path, todo):
-        """Take a pair and spread the consequences; None when that is dead."""
+        """Take a pair, settle its group, spread that; None when dead.
+
+        `todo` collects the groups worth a new look for safe moves.
+        """
         path.append((a, b))
         s2, f2 = self._remove(standing, free, a, b)
         todo |= 1 << self.group_of[a]
@@ -302,15 +363,35 @@ class _Search:
             banned, settled = state
         return s2, f2, banned, settled, todo
 
-    def stuck(self, standing: int, settled: int) -> bool:
-        pairs = []
-        for k in iter_bits(settled):
-            a, b = self.pair_tiles[k]
-            if standing >> a & 1 and standing >> b & 1:
-                pairs.append((a, b, *self.masks[k]))
-        return self.prec.cycle(standing, pairs)
+    def moves(self, standing: int, free: int, banned: int) -> list[Pair]:
+        """The moves to branch on; one of them comes next in some clearing.
 
-    def dfs(self, standing: int, free: int, banned: int, settled: int, todo: int):
+        Only groups of four have any (safe moves took the rest). A group
+        with three free tiles alone is enough, the one with fewest choices.
+        """
+        best: list[Pair] | None = None
+        others: list[Pair] = []
+        pid = self.pid
+        for m in self.members:
+            f = m & free
+            if f & (f - 1) == 0:
+                continue
+            tiles = list(iter_bits(f))
+            pairs = [
+                (a, b)
+                for i, a in enumerate(tiles)
+                for b in tiles[i + 1 :]
+                if not banned >> pid[(a, b)] & 1
+            ]
+            if len(tiles) == 3:
+                if best is None or len(pairs) < len(best):
+                    best = pairs
+            else:
+                others += pairs
+        return best if best is not None else others
+
+    def dfs(self, standing, free, banned, settled, todo):
+        """A clearing order from this position, or False if there is none."""
         path: list[Pair] = []
         # Safe moves first, group by group (lowest first), until none is left.
         while todo:
@@ -332,49 +413,21 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self.stop:
             raise _Limit
-        start = self.nodes
         children = []
         for a, b in self.moves(standing, free, banned):
-            after: list[Pair] = []
-            state = self._take(standing, free, banned, settled, a, b, after, 0)
-            if state is None:
-                continue
-            gain = (state[1] & ~free).bit_count() * 4 + self.weight[a] + self.weight[b]
+            _, f2 = self._remove(standing, free, a, b)
+            score = (f2 & ~free).bit_count() * FREED_WEIGHT
+            score += self.weight[a] + self.weight[b]
             if self.noise:
-                gain += self.noise.below(NOISE)
-            children.append((-gain, a, b, state))
+                score += self.noise.below(NOISE)
+            children.append((-score, a, b))
         children.sort()
-        checked = False
-        for _, a, b, state in children:
-            if not checked and self.nodes - start > CHECK_AFTER:
-                checked = True
-                if self.stuck(standing, settled):
-                    break
-            rest = self.dfs(*state)
+        for _, a, b in children:
+            child = self._take(standing, free, banned, settled, a, b, [], 0)
+            if child is None:
+                continue
+            rest = self.dfs(*child)
             if rest is not False:
                 return path + [(a, b)] + rest
         self.dead.add(standing)
         return False
-
-    def moves(self, standing: int, free: int, banned: int) -> list[Pair]:
-        """The moves to branch on; one of them comes next in any solution."""
-        best: list[Pair] | None = None
-        others: list[Pair] = []
-        pid = self.pid
-        for m in self.members:
-            f = m & free
-            if f & (f - 1) == 0:
-                continue
-            tiles = list(iter_bits(f))
-            pairs = [
-                (a, b)
-                for i, a in enumerate(tiles)
-                for b in tiles[i + 1 :]
-                if not banned >> pid[(a, b)] & 1
-            ]
-            if len(tiles) == 3:
-                if best is None or len(pairs) < len(best):
-                    best = pairs
-            else:
-                others += pairs
-        return best if best is not None else others

@@ -102,8 +102,11 @@ class Precedence:
             before |= self.above[t]
         return before, after
 
-    def cycle(self, standing: int, settled: list[tuple[int, int, int, int]]) -> bool:
-        """True when the settled pairs cannot all be taken, in any order.
+    def order(self, standing: int, settled: list[tuple[int, int, int, int]]):
+        """What must go after what, or None if the settled pairs cannot all go.
+
+        Returns (reach, rep): reach[rep.get(t, t)] is the mask of tiles that
+        must go strictly after tile t.
 
         settled: (a, b, before, after) for each settled pair still standing.
         Builds "goes strictly before" between events (a settled pair is one
@@ -118,7 +121,7 @@ class Precedence:
         down = self.down
         for t in iter_bits(standing):
             succ[t] = down[t] & standing
-        for a, b, before, after in settled:
+        for a, b, _, after in settled:
             ab = 1 << a | 1 << b
             rep[b] = a
             both[a] = both[b] = ab
@@ -132,14 +135,14 @@ class Precedence:
         while True:
             reach = _reach(succ, rep, both)
             if reach is None:
-                return True
+                return None
             grown = False
             for x in middles:
                 rx = reach[rep.get(x, x)] | both.get(x, 1 << x)
                 lx, rgt = left[x] & standing, right[x] & standing
                 late_l, late_r = lx & rx, rgt & rx
                 if late_l and late_r:
-                    return True
+                    return None
                 for side in (lx if late_r else 0, rgt if late_l else 0):
                     for u in iter_bits(side):
                         ru = rep.get(u, u)
@@ -147,7 +150,7 @@ class Precedence:
                             succ[ru] |= 1 << x
                             grown = True
             if not grown:
-                return False
+                return reach, rep
 
 
 def _spread(d: dict[int, int], n: int) -> list[int]:
