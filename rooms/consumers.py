@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -60,6 +61,11 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
         .first()
     )
     return None if seat is None else (player, seat)
+
+
+# Hints search (the engine's solver) and may take a while: they get threads
+# of their own so moves never wait behind them.
+HINT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="room-hint")
 
 
 def in_thread(fn):
@@ -200,7 +206,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":
-            reply = await in_thread(_hint)(self.code, self.player)
+            hint = database_sync_to_async(
+                _hint, thread_sensitive=False, executor=HINT_THREADS
+            )
+            reply = await hint(self.code, self.player)
             await self.send_json({**reply, "ref": ref})
         else:
             action = ACTIONS[kind]
