@@ -1,0 +1,547 @@
+"""The rules of Together mode as a pure state machine.
+
+One pile for the room, taken in turns. Every event is a function
+(state, ..., now) -> new state that raises rooms.race's Refused or Conflict
+(an error with the protocol's `code`) when the rules refuse it. Nothing here
+touches the database or reads the time, so each rule can be tested with a
+fake clock.
+
+Time: one shared clock (games.play.Clock) that starts when the pile has
+built and stops while the game is paused. Every time here (when a turn
+began, when a pair was taken, a bot's move) is in milliseconds of that
+clock, so a pause costs the turn nothing: on resume the turn has exactly the
+time it had left. Whatever came due while nobody asked (a turn running out,
+a bot's move) is applied at the moment it came due, by `run_due`, which
+every event calls first; `wake_at` tells the timer process when to call it.
+
+The board is never stored: it is the current faces with every pair of the
+log taken again on the engine. A re-lay (the pile left stuck) replaces the
+faces of the standing tiles only, so the log still replays.
+
+Rule readings made here:
+* Set bonus "4 extra (6 for a suit face, 8 otherwise)": the second pair of a
+  group, taken by whoever took the first, scores 2 + 4 = 6 for a suit face
+  and 4 + 4 = 8 for a wind, dragon, flower or season.
+* A turn that passes with nothing taken counts 30 s in the average, whether
+  it ran out, or its player went away or left during it. Turns skipped
+  while away are not turns at all. A seat with no turns averages 30 s.
+* When the standing spots admit no clearing order at all (the last tiles
+  stacked), no re-lay can help: the game ends there, the penalty paid.
+* Pause and resume are the room's (the caller checks who may); the bulb is
+  the player's on their own turn. Moving and turning the pile is the
+  client's alone and never reaches these rules.
+
+What a client must see (the integration puts this into docs/protocol.md):
+* the game: `status` ("playing" or "over"), `paused`, the shared clock
+  (`banked_ms`, `running_since`) and the layout and current `faces` (they
+  change on a re-lay; `relays` counts them), the standing tiles (bitmask of
+  `board().standing`);
+* `seats` in turn order, each with `seat`, `name`, `bot` level, `points`,
+  `lead(state)[seat]` (points above the lowest at the table), `away`,
+  `left`, the face pairs taken (`taken(state, seat)`) and the sets completed
+  (`sets(state, seat)`);
+* whose turn it is: `turn_seat` (None while nobody present can play) and its
+  deadline `turn_start_ms + TURN_MS` on the shared clock;
+* `moves`, the log: who took which pair, its points, whether it was a set
+  bonus, and whether it left the pile stuck (with the points lost);
+* `watchers`: who arrived late and gets a seat at the next deal;
+* at the end, `standings(state)`: places, with ties sharing a place.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from fractions import Fraction
+
+from games.engine.board import Board, MoveError
+from games.engine.faces import SUIT_FACES, group_of
+from games.engine.hint import Hint
+from games.engine.hint import hint as engine_hint
+from games.engine.layout import Layout
+from games.engine.rng import Rng
+from games.engine.shuffle import shuffle as engine_shuffle
+from games.play import Clock
+from rooms import together_bots as bots
+from rooms.race import Conflict, Refused, _culprit
+
+Pair = tuple[int, int]
+
+TURN_MS = 30_000
+SUIT_POINTS = 2
+HONOUR_POINTS = 4  # winds, dragons, flowers and seasons
+SET_BONUS = 4
+STUCK_PENALTY = 4
+
+PLAYING = "playing"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int  # the member's seat number in the room
+    name: str
+    bot: str = ""  # a bot's level; "" for a person
+    points: int = 0
+    turns: int = 0  # turns played: a pair taken or the turn let pass
+    turn_ms: int = 0  # their total, a turn with nothing taken counting 30 s
+    away: bool = False  # off the game screen: skipped, points kept
+    left: bool = False  # gone from the room: skipped for the rest of the deal
+
+    @property
+    def present(self) -> bool:
+        return not (self.away or self.left)
+
+
+@dataclass(frozen=True)
+class Move:
+    seat: int
+    pair: Pair  # (low, high) tile indices
+    ms: int  # shared clock when it was taken
+    points: int  # scored for the pair, set bonus included
+    bonus: bool = False
+    stuck: bool = False  # it left no pair, so the pile was laid out again
+    penalty: int = 0  # points lost for that, after the floor at zero
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """Someone who arrived after the deal: they watch, and play the next."""
+
+    seat: int
+    name: str
+    bot: str = ""
+
+
+@dataclass(frozen=True)
+class Place:
+    seat: int
+    place: int  # 1 for the winner; seats level on points and pace share it
+    points: int
+    turns: int
+    average_ms: int  # rounded, for showing; the ranking compares exactly
+
+
+@dataclass(frozen=True)
+class Together:
+    layout: Layout
+    faces: tuple[str, ...]  # as dealt, then as last laid out again
+    seed: str
+    dealt_at: datetime
+    clock: Clock
+    seats: tuple[Seat, ...]  # in turn order: the order they joined
+    moves: tuple[Move, ...] = ()
+    turn: int | None = 0  # index into `seats`; None while nobody can play
+    turn_no: int = 0  # turns begun so far, for the bots' seeds
+    turn_start_ms: int = 0
+    status: str = PLAYING
+    paused: bool = False
+    relays: int = 0
+    # A pairing of the standing tiles known to clear, or () when unknown:
+    # what the bots consult (rooms.together_bots).
+    plan: tuple[Pair, ...] = ()
+    watchers: tuple[Watcher, ...] = ()
+
+    def board(self) -> Board:
+        board = Board(self.layout, self.faces)
+        for move in self.moves:
+            board.take(*move.pair)
+        return board
+
+    def find(self, seat: int) -> int | None:
+        """The index of a seat number in turn order."""
+        return next((i for i, s in enumerate(self.seats) if s.seat == seat), None)
+
+    @property
+    def turn_seat(self) -> int | None:
+        return None if self.turn is None else self.seats[self.turn].seat
+
+    def game_ms(self, now: datetime) -> int:
+        return self.clock.elapsed_ms(now)
+
+    @property
+    def deadline_ms(self) -> int | None:
+        if self.status != PLAYING or self.turn is None:
+            return None
+        return self.turn_start_ms + TURN_MS
+
+    @property
+    def bot_at_ms(self) -> int | None:
+        """When the bot whose turn it is takes its pair."""
+        if self.status != PLAYING or self.turn is None:
+            return None
+        bot = self.seats[self.turn].bot
+        if not bot:
+            return None
+        return self.turn_start_ms + bots.think_ms(bot, self._rng("think"))
+
+    def _rng(self, purpose: str) -> Rng:
+        return Rng("together-bot/1", self.seed, self.turn_no, purpose)
+
+    def with_seat(self, index: int, seat: Seat) -> "Together":
+        seats = self.seats[:index] + (seat,) + self.seats[index + 1 :]
+        return replace(self, seats=seats)
+
+
+# -- scoring ---------------------------------------------------------------
+
+
+def pair_points(face: str) -> int:
+    return SUIT_POINTS if face in SUIT_FACES else HONOUR_POINTS
+
+
+def _group(state: Together, pair: Pair) -> str:
+    # A re-lay keeps the faces of taken tiles, so this holds for old moves.
+    return group_of(state.faces[pair[0]])
+
+
+def score(state: Together, seat: int, pair: Pair) -> tuple[int, bool]:
+    """(points, set bonus) for `seat` taking `pair` now. The bonus comes
+    with the second pair of a group when the same seat took the first:
+    6 in all for a suit face, 8 for the others."""
+    group = _group(state, pair)
+    earlier = [m for m in state.moves if _group(state, m.pair) == group]
+    bonus = len(earlier) == 1 and earlier[0].seat == seat
+    return pair_points(state.faces[pair[0]]) + (SET_BONUS if bonus else 0), bonus
+
+
+def _worth(state: Together, index: int, board: Board, pair: Pair) -> int:
+    """What taking `pair` would change the seat's points by: its score, less
+    what a stuck pile would cost (never below zero)."""
+    points = state.seats[index].points
+    gained, _ = score(state, state.seats[index].seat, pair)
+    after = board.copy()
+    after.take(*pair)
+    if after.cleared or after.has_move():
+        return gained
+    return max(0, points + gained - STUCK_PENALTY) - points
+
+
+# -- deal ------------------------------------------------------------------
+
+
+def deal(
+    layout: Layout,
+    faces: tuple[str, ...],
+    seed: str,
+    seats: Iterable[tuple[int, str, str]],
+    now: datetime,
+    witness: Iterable[Pair] = (),
+) -> Together:
+    """One pile for every (seat, name, bot level) given, in the order they
+    joined: the first goes first, once the pile has built. `witness` is a
+    clearing order of the deal."""
+    seated = tuple(Seat(seat=s, name=n, bot=b) for s, n, b in seats)
+    if not seated:
+        raise Refused("no_seats", "nobody to play")
+    return Together(
+        layout=layout,
+        faces=faces,
+        seed=seed,
+        dealt_at=now,
+        clock=Clock.dealt(now),
+        seats=seated,
+        plan=tuple(sorted(tuple(sorted(p)) for p in witness)),
+    )
+
+
+def watch(state: Together, seat: int, name: str, bot: str) -> Together:
+    """Someone who arrives after the deal watches it; they (and anyone who
+    left and came back) get a seat at the next deal."""
+    index = state.find(seat)
+    if index is not None and not state.seats[index].left:
+        return state
+    if any(w.seat == seat for w in state.watchers):
+        return state
+    return replace(state, watchers=(*state.watchers, Watcher(seat, name, bot)))
+
+
+def next_seats(state: Together) -> list[tuple[int, str, str]]:
+    """(seat, name, bot) for the next deal, in the order they joined."""
+    staying = [(s.seat, s.name, s.bot) for s in state.seats if not s.left]
+    return staying + [(w.seat, w.name, w.bot) for w in state.watchers]
+
+
+# -- turns -----------------------------------------------------------------
+
+
+def _next_present(state: Together, after: int | None) -> int | None:
+    """The first present seat after `after` in turn order (possibly the same
+    seat: alone, every turn is yours)."""
+    n = len(state.seats)
+    start = -1 if after is None else after
+    for k in range(1, n + 1):
+        i = (start + k) % n
+        if state.seats[i].present:
+            return i
+    return None
+
+
+def _start_turn(state: Together, index: int | None, ms: int) -> Together:
+    if index is None:
+        return replace(state, turn=None)
+    return replace(state, turn=index, turn_no=state.turn_no + 1, turn_start_ms=ms)
+
+
+def _pass(state: Together, ms: int) -> Together:
+    return _start_turn(state, _next_present(state, state.turn), ms)
+
+
+def _missed(state: Together, ms: int) -> Together:
+    """The turn passes with nothing taken; it counts 30 s."""
+    seat = state.seats[state.turn]
+    seat = replace(seat, turns=seat.turns + 1, turn_ms=seat.turn_ms + TURN_MS)
+    return _pass(state.with_seat(state.turn, seat), ms)
+
+
+def _end(state: Together, ms: int) -> Together:
+    return replace(state, status=OVER, turn=None, paused=False, clock=Clock(ms))
+
+
+def _take(state: Together, index: int, pair: Pair, ms: int) -> Together:
+    """The seat whose turn it is takes a pair the engine allows."""
+    board = state.board()
+    board.take(*pair)
+    seat = state.seats[index]
+    points, bonus = score(state, seat.seat, pair)
+    seat = replace(
+        seat,
+        points=seat.points + points,
+        turns=seat.turns + 1,
+        turn_ms=seat.turn_ms + ms - state.turn_start_ms,
+    )
+    move = Move(seat.seat, pair, ms, points, bonus)
+    plan = bots.plan_after(board, state.plan, pair)
+    if board.cleared:
+        state = replace(state, moves=(*state.moves, move), plan=plan)
+        return _end(state.with_seat(index, seat), ms)
+    if not board.has_move():
+        penalty = min(STUCK_PENALTY, seat.points)
+        seat = replace(seat, points=seat.points - penalty)
+        move = replace(move, stuck=True, penalty=penalty)
+    state = replace(state, moves=(*state.moves, move), plan=plan)
+    state = state.with_seat(index, seat)
+    if move.stuck:
+        relaid = engine_shuffle(board, f"{state.seed}/relay/{state.relays}")
+        if relaid.faces is None:
+            return _end(state, ms)
+        plan = tuple(sorted(tuple(sorted(p)) for p in relaid.solution))
+        state = replace(state, faces=relaid.faces, relays=state.relays + 1, plan=plan)
+    return _pass(state, ms)
+
+
+# -- what the clock brings -------------------------------------------------
+
+
+def _running(state: Together) -> bool:
+    return state.status == PLAYING and not state.paused and state.turn is not None
+
+
+def timeout(state: Together, now: datetime) -> Together:
+    """The turn passes with nothing taken once its 30 s are up; the next
+    turn begins at that deadline. Unchanged when nothing is due, and on a
+    bot's turn: a bot always moves well before its deadline."""
+    if not _running(state) or state.seats[state.turn].bot:
+        return state
+    if state.game_ms(now) < state.deadline_ms:
+        return state
+    return _missed(state, state.deadline_ms)
+
+
+def bot_step(state: Together, now: datetime) -> Together:
+    """A bot whose turn it is takes its pair once its think time is over,
+    at that moment. Unchanged otherwise."""
+    if not _running(state):
+        return state
+    at = state.bot_at_ms
+    if at is None or state.game_ms(now) < at:
+        return state
+    index = state.turn
+    board = state.board()
+    pair = bots.choose(
+        board,
+        state.seats[index].bot,
+        state._rng("choose"),
+        state.plan,
+        lambda p: _worth(state, index, board, p),
+    )
+    return _take(state, index, tuple(sorted(pair)), at)
+
+
+def run_due(state: Together, now: datetime) -> Together:
+    """Everything that has come due by `now`, in order."""
+    while True:
+        after = timeout(bot_step(state, now), now)
+        if after is state:
+            return state
+        state = after
+
+
+def due_ms(state: Together) -> int | None:
+    """Shared clock time of the next thing due: a bot's move or a deadline."""
+    if not _running(state):
+        return None
+    at = state.bot_at_ms
+    return at if at is not None else state.deadline_ms
+
+
+def wake_at(state: Together) -> datetime | None:
+    """The wall time at which the timer process must call `run_due`."""
+    ms = due_ms(state)
+    if ms is None or state.clock.running_since is None:
+        return None
+    since = state.clock.running_since
+    return since + timedelta(milliseconds=ms - state.clock.banked_ms)
+
+
+# -- a player's requests ---------------------------------------------------
+
+
+def _acting(state: Together, seat: int, now: datetime) -> int:
+    """The index of the seat asking, once it may act on the pile now."""
+    if state.status != PLAYING:
+        raise Conflict("over", "this game is over")
+    index = state.find(seat)
+    if index is None or state.seats[index].left:
+        raise Refused("not_seated", "you watch this pile; you play the next deal")
+    if state.paused:
+        raise Conflict("paused", "the game is paused")
+    since = state.clock.running_since
+    if since is not None and since > now:
+        raise Conflict("building", "the pile is still being built")
+    if state.turn != index:
+        raise Conflict("not_your_turn", "it is not your turn")
+    return index
+
+
+def take_pair(state: Together, seat: int, a: int, b: int, now: datetime) -> Together:
+    """The seat whose turn it is takes (a, b). A retried request for the
+    pair the same seat has just taken changes nothing."""
+    state = run_due(state, now)
+    pair = (min(a, b), max(a, b))
+    last = state.moves[-1] if state.moves else None
+    if last is not None and last.seat == seat and last.pair == pair:
+        return state
+    index = _acting(state, seat, now)
+    board = state.board()
+    try:
+        board.check_pair(a, b)
+    except MoveError as e:
+        raise Refused(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+    return _take(state, index, pair, state.game_ms(now))
+
+
+def hint(state: Together, seat: int, now: datetime) -> Hint:
+    """The engine's hint, on your own turn only; it changes nothing."""
+    state = run_due(state, now)
+    _acting(state, seat, now)
+    return engine_hint(state.board())
+
+
+def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:
+    """A player off the game screen is skipped, points kept; going away on
+    one's own turn passes it. Back, their turns come back (at once when
+    nobody else could play)."""
+    state = run_due(state, now)
+    index = state.find(seat)
+    if state.status != PLAYING or index is None:
+        return state
+    current = state.seats[index]
+    if current.left or current.away == away:
+        return state
+    state = state.with_seat(index, replace(current, away=away))
+    ms = state.game_ms(now)
+    if away and state.turn == index:
+        return _missed(state, ms)
+    if not away and state.turn is None:
+        return _start_turn(state, index, ms)
+    return state
+
+
+def leave(state: Together, seat: int, now: datetime) -> Together:
+    """A player who leaves keeps their points but plays no more of this
+    deal; leaving on one's turn passes it. The game ends once every seat has
+    left."""
+    state = run_due(state, now)
+    watchers = tuple(w for w in state.watchers if w.seat != seat)
+    state = replace(state, watchers=watchers) if watchers != state.watchers else state
+    index = state.find(seat)
+    if state.status != PLAYING or index is None or state.seats[index].left:
+        return state
+    state = state.with_seat(index, replace(state.seats[index], left=True))
+    ms = state.game_ms(now)
+    if all(s.left for s in state.seats):
+        return _end(state, ms)
+    if state.turn == index:
+        return _missed(state, ms)
+    return state
+
+
+def pause(state: Together, now: datetime) -> Together:
+    """Stop the shared clock, and with it the turn's time."""
+    state = run_due(state, now)
+    if state.status != PLAYING:
+        raise Conflict("over", "this game is over")
+    if state.paused:
+        return state
+    return replace(state, paused=True, clock=state.clock.stopped(now))
+
+
+def resume(state: Together, now: datetime) -> Together:
+    """Run the clock again: the turn has the time it had left at the pause."""
+    if state.status != PLAYING:
+        raise Conflict("over", "this game is over")
+    if not state.paused:
+        return state
+    return replace(state, paused=False, clock=state.clock.started(now))
+
+
+# -- what the table shows --------------------------------------------------
+
+
+def taken(state: Together, seat: int) -> tuple[tuple[str, str], ...]:
+    """The faces of the pairs a seat has taken, in order."""
+    return tuple(
+        (state.faces[m.pair[0]], state.faces[m.pair[1]])
+        for m in state.moves
+        if m.seat == seat
+    )
+
+
+def sets(state: Together, seat: int) -> tuple[str, ...]:
+    """The groups of which a seat took both pairs."""
+    return tuple(
+        _group(state, m.pair) for m in state.moves if m.seat == seat and m.bonus
+    )
+
+
+def lead(state: Together) -> dict[int, int]:
+    """Each seat's points above the lowest score among those still at the
+    table (everyone, once all have left)."""
+    table = [s for s in state.seats if not s.left] or list(state.seats)
+    lowest = min(s.points for s in table)
+    return {s.seat: s.points - lowest for s in state.seats}
+
+
+def _average(seat: Seat) -> Fraction:
+    if not seat.turns:
+        return Fraction(TURN_MS)
+    return Fraction(seat.turn_ms, seat.turns)
+
+
+def _rank_key(seat: Seat) -> tuple[int, Fraction]:
+    return (-seat.points, _average(seat))
+
+
+def standings(state: Together) -> tuple[Place, ...]:
+    """Most points first; level on points, the quicker average turn; level
+    on both, the same place."""
+    ordered = sorted(state.seats, key=_rank_key)
+    places: list[Place] = []
+    for i, s in enumerate(ordered):
+        if i and _rank_key(s) == _rank_key(ordered[i - 1]):
+            place = places[-1].place
+        else:
+            place = i + 1
+        average = round(_average(s))
+        places.append(Place(s.seat, place, s.points, s.turns, average))
+    return tuple(places)
