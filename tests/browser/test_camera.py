@@ -20,7 +20,7 @@ def drag(page, dx: float, dy: float, button: str = "left") -> None:
 
 
 def test_fit_shows_once_the_view_moved_and_brings_it_back(open_board, artifacts):
-    page = open_board("turtle", DESKTOP)
+    page = open_board("small", DESKTOP)
     fit = page.locator("#fit")
     assert fit.is_hidden()
     drag(page, 160, 40)

@@ -20,7 +20,7 @@ def test_a_take_lost_on_the_way_is_undone_on_screen(open_board):
     # The page asks for the run again and shows the pair standing.
     page.wait_for_function(
         f"document.querySelector('#tiles-left').textContent === '{len(run.tiles)}'",
-        timeout=15_000,
+        timeout=30_000,
     )
     wait_settled(page)
     assert free_button(page, a).count() == 1 and free_button(page, b).count() == 1

@@ -6,7 +6,6 @@ import random
 import pytest
 
 from games.engine.formats import position_from_json
-from tests.browser.conftest import DESKTOP
 from tests.browser.helpers import take, the_run, wait_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,7 +32,7 @@ def pairs_to_a_dead_end(run, tries: int = 200) -> list[tuple[int, int]]:
 
 def test_a_stuck_pile_offers_undo_restart_and_shuffle(open_board, artifacts):
     # Random play on Turtle soon reaches a dead end; Small deals rarely have one.
-    page = open_board("turtle", DESKTOP)
+    page = open_board("turtle")
     for a, b in pairs_to_a_dead_end(the_run()):
         take(page, a, b)
     wait_settled(page)
@@ -45,7 +44,7 @@ def test_a_stuck_pile_offers_undo_restart_and_shuffle(open_board, artifacts):
     assert notice["y"] >= table["y"] + table["height"] - 1
     for action in ("undo", "restart", "shuffle"):
         assert stuck.locator(f"[data-action={action}]").is_visible()
-    page.screenshot(path=artifacts / "board-desktop-stuck.png")
+    page.screenshot(path=artifacts / "board-phone-stuck.png")
     stuck.locator("[data-action=shuffle]").click()
     wait_settled(page)
     assert the_run().shuffles == 1
