@@ -3,6 +3,7 @@ with the run, and shuffle and new deal, which they do not allow, are hidden."""
 
 import pytest
 
+from games.models import Run
 from tests.browser.helpers import take, the_run, wait_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,3 +32,19 @@ def test_a_new_deal_board_shows_shuffle_and_new_deal(open_board):
     assert page.locator("#board").get_attribute("data-mode") == "free"
     assert page.locator(".board-tools [data-action=shuffle]").is_visible()
     assert page.locator(".board-tools [data-action=new]").is_visible()
+
+
+def test_a_cleared_level_offers_to_play_it_again(open_board):
+    page = open_board("small", query="?board=level:1")
+    run = the_run()
+    for a, b in run.witness:
+        take(page, a, b)
+    result = page.locator("#result")
+    result.wait_for(state="visible")
+    assert result.locator("[data-action=new]").is_hidden()
+    result.locator("[data-action=again]").click()
+    wait_settled(page)
+    assert page.locator("#board").get_attribute("data-status") == "playing"
+    assert page.locator("#tiles-left").inner_text() == str(len(run.tiles))
+    again = Run.objects.exclude(pk=run.pk).get()
+    assert again.board_key == "level:1" and again.tiles == run.tiles

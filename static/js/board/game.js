@@ -236,8 +236,10 @@ class Game {
 
   #showRun(run) {
     const canShuffle = Boolean(run.can_shuffle);
-    for (const el of this.root.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
-    for (const el of this.root.querySelectorAll("[data-action=new]")) el.hidden = run.mode !== "free";
+    const free = run.mode === "free";
+    for (const el of document.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
+    for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
+    for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
     this.$("hint-count").textContent = String(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
@@ -352,6 +354,12 @@ class Game {
     this.#send("", { board: this.boardKey, fresh: true }, { rebuild: true });
   }
 
+  /** A fixed board (daily, level) once more from the start, as a new run. */
+  playAgain() {
+    this.#closeDialogs();
+    this.#send("", { board: this.boardKey }, { rebuild: true });
+  }
+
   giveUp() {
     if (!this.#playing()) return;
     this.$("confirm").showModal();
@@ -401,6 +409,8 @@ class Game {
         return this.restart();
       case "new":
         return this.newDeal();
+      case "again":
+        return this.playAgain();
       case "giveup":
         return this.giveUp();
       case "confirm-giveup":
