@@ -27,15 +27,17 @@ ANSWERS = (
     if (CASES / "answers.json").exists()
     else {}
 )
-# Cases that took a plain search millions of nodes; within the test's limit
-# the solver may leave these undecided (slow, not wrong).
+# Cases that took a plain search millions of nodes: within a short limit the
+# solver may leave these undecided (slow, not wrong), but never answer wrongly.
 HARD = {
     "turtle-random-seed149.json",
     "turtle-random-seed202.json",
     "turtle-random-seed467.json",
     "turtle-random-seed475.json",
 }
-CASE_LIMIT = 60_000
+HARD_LIMIT = 10_000
+# Generous for the rest: seed019, the slowest of them, needs about 67,000.
+CASE_LIMIT = 100_000
 
 
 def assert_clears(board: Board, result) -> None:
@@ -48,7 +50,7 @@ def assert_clears(board: Board, result) -> None:
 def test_shared_case_gets_its_proved_answer(name):
     """Each shared case: the proved answer; a True answer's solution replays."""
     board = position_from_json(json.loads((CASES / name).read_text())).board
-    result = solve(board, max_nodes=CASE_LIMIT)
+    result = solve(board, max_nodes=HARD_LIMIT if name in HARD else CASE_LIMIT)
     if result.solvable is None:
         assert name in HARD, f"{name} undecided after {result.nodes} nodes"
         return
@@ -112,18 +114,23 @@ def clearable_by_brute_force(board: Board, seen: set[int]) -> bool:
     return False
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), played=st.integers(4, 12))
-def test_agrees_with_brute_force_on_small_random_positions(seed, played):
-    """Small positions with faces dealt at random: the answer a full search gives.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    slug=st.sampled_from(["small", "turtle"]),
+    seed=st.integers(0, 10**6),
+    left=st.integers(2, 9),
+)
+def test_agrees_with_brute_force_on_random_late_positions(slug, seed, left):
+    """Positions of 4 to 18 tiles with faces dealt at random: the true answer.
 
-    Spots left after playing part of a deal, faces reshuffled among them with
-    no care for clearability, so both answers turn up.
+    The spots left near the end of a deal (on the Turtle: the pyramid and
+    the offset end tiles too), faces reshuffled among them with no care for
+    clearability, so both answers turn up; a full search is the oracle.
     """
-    layout = get_layout("small")
+    layout = get_layout(slug)
     deal = generate_deal(layout, seed)
     board = Board(layout, deal.faces)
-    for a, b in deal.solution[:played]:
+    for a, b in deal.solution[: len(deal.solution) - left]:
         board.take(a, b)
     spots = [i for i in range(len(layout)) if board.is_standing(i)]
     faces = [deal.faces[i] for i in spots]
@@ -189,6 +196,16 @@ def test_odd_counts_are_unclearable():
         (12, 0, 0, "dots-2"),
     )
     assert solve(board).solvable is False
+
+
+def test_six_of_a_face_are_paired_all_the_same():
+    """Not a real set, but clearable: the answer must still be right."""
+    board = board_of(*((2 * i, 0, 0, "dots-1") for i in range(6)))
+    assert_clears(board, solve(board))
+    stacked = board_of(
+        *((4 * i, 0, 0, "dots-1") for i in range(5)), (0, 0, 1, "dots-1")
+    )
+    assert solve(stacked).solvable is True
 
 
 def test_an_empty_position_is_already_clear():

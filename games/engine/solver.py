@@ -112,8 +112,8 @@ class _Search:
         self.weight = [m.bit_count() for m in self.prec.below]
 
     # -- setting up --------------------------------------------------------
-    def _number_pairs(self) -> bool:
-        """Number every possible pair; False if some group has an odd count.
+    def _number_pairs(self) -> None:
+        """Number every possible pair (groups of two or four tiles).
 
         In a group of four the pairs come in complements, the two pairs of
         one pairing (comp[k] is the other one). A group of two has one pair,
@@ -127,11 +127,9 @@ class _Search:
             tiles = list(iter_bits(m))
             if len(tiles) == 2:
                 couples = [((tiles[0], tiles[1]),)]
-            elif len(tiles) == 4:
+            else:
                 a, b, c, d = tiles
                 couples = [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
-            else:
-                return False
             for couple in couples:
                 first = len(self.pair_tiles)
                 for k, pair in enumerate(couple):
@@ -145,7 +143,6 @@ class _Search:
         for k, c in enumerate(self.comp):
             if k <= c:
                 self.pairings[self.pair_group[k]].append((k, 1 << k | 1 << c))
-        return True
 
     def _link_groups(self) -> None:
         """neighbours[h]: other groups with a pair in conflict with one of h."""
@@ -159,8 +156,15 @@ class _Search:
             self.neighbours.append(list(iter_bits(linked & ~(1 << h))))
 
     def run(self) -> list[Pair] | bool:
-        if not self._number_pairs():
+        counts = [m.bit_count() for m in self.members]
+        if any(n % 2 for n in counts):
             return False
+        if max(counts, default=0) > 4:
+            # Not from a real set (which has four of a group at most): no
+            # pairing shortcuts, just every move.
+            self.stop = self.max_nodes
+            return self._every_move(self.standing, self.free)
+        self._number_pairs()
         banned, self.conflict, self.masks = pair_conflicts(
             self.prec, self.pair_tiles, self.pair_group, self.comp
         )
@@ -389,6 +393,25 @@ class _Search:
             else:
                 others += pairs
         return best if best is not None else others
+
+    def _every_move(self, standing: int, free: int) -> list[Pair] | bool:
+        """Plain memoised search over all moves, for odd compositions."""
+        if not standing:
+            return []
+        if standing in self.dead:
+            return False
+        self.nodes += 1
+        if self.nodes >= self.stop:
+            raise _Limit
+        tiles = list(iter_bits(free))
+        for i, a in enumerate(tiles):
+            for b in tiles[i + 1 :]:
+                if self.group_of[a] == self.group_of[b]:
+                    rest = self._every_move(*self._remove(standing, free, a, b))
+                    if rest is not False:
+                        return [(a, b), *rest]
+        self.dead.add(standing)
+        return False
 
     def dfs(self, standing, free, banned, settled, todo):
         """A clearing order from this position, or False if there is none."""
