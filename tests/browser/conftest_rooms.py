@@ -10,9 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import pytest
-from channels.testing.live import make_application, set_database_connection
+from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connection
 
 START_S = 30
 
@@ -27,6 +28,16 @@ class FreshDaphne(DaphneProcess):
         super().run()
 
 
+def use_database(name: str) -> None:
+    """In the child: the test database by its actual name (channels' own
+    helper would prefix "test_" once more on PostgreSQL)."""
+    from django.conf import settings
+    from django.db import connections
+
+    settings.DATABASES["default"]["NAME"] = name
+    connections["default"].settings_dict["NAME"] = name
+
+
 @pytest.fixture
 def rooms_server(transactional_db):
     """The base URL of a daphne serving the whole site, websockets included."""
@@ -35,7 +46,7 @@ def rooms_server(transactional_db):
         get_application=partial(
             make_application, static_wrapper=ASGIStaticFilesHandler
         ),
-        setup=set_database_connection,
+        setup=partial(use_database, connection.settings_dict["NAME"]),
     )
     process.start()
     if not process.ready.wait(START_S):
