@@ -310,17 +310,17 @@ def _take(state: Together, index: int, pair: Pair, ms: int) -> Together:
         turn_ms=seat.turn_ms + ms - state.turn_start_ms,
     )
     move = Move(seat.seat, pair, ms, points, bonus)
-    plan = bots.plan_after(board, state.plan, pair)
-    if board.cleared:
-        state = replace(state, moves=(*state.moves, move), plan=plan)
-        return _end(state.with_seat(index, seat), ms)
-    if not board.has_move():
+    stuck = not board.cleared and not board.has_move()
+    if stuck:
         penalty = min(STUCK_PENALTY, seat.points)
         seat = replace(seat, points=seat.points - penalty)
         move = replace(move, stuck=True, penalty=penalty)
+    plan = bots.plan_after(board, state.plan, pair)
     state = replace(state, moves=(*state.moves, move), plan=plan)
     state = state.with_seat(index, seat)
-    if move.stuck:
+    if board.cleared:
+        return _end(state, ms)
+    if stuck:
         relaid = engine_shuffle(board, f"{state.seed}/relay/{state.relays}")
         if relaid.faces is None:
             return _end(state, ms)
@@ -515,10 +515,10 @@ def sets(state: Together, seat: int) -> tuple[str, ...]:
 
 
 def lead(state: Together) -> dict[int, int]:
-    """Each seat's points above the lowest score among those still at the
-    table (everyone, once all have left)."""
-    table = [s for s in state.seats if not s.left] or list(state.seats)
-    lowest = min(s.points for s in table)
+    """Each seat's points above the lowest score at the table. Everyone
+    dealt in stays on the strip, those who left too, so no lead is
+    negative."""
+    lowest = min(s.points for s in state.seats)
     return {s.seat: s.points - lowest for s in state.seats}
 
 

@@ -370,8 +370,8 @@ class TestStandings:
         state = take(state, 0, WIND[0], 1000)
         state = take(state, 1, DOTS[0], 2000)
         assert T.lead(state) == {0: 4, 1: 2, 2: 0}
-        # Cy leaves: the lowest at the table is now Bob's.
-        assert T.lead(T.leave(state, 2, at(3000))) == {0: 2, 1: 0, 2: -2}
+        # Cy stays on the strip after leaving, and counts for the lowest.
+        assert T.lead(T.leave(state, 2, at(3000))) == {0: 4, 1: 2, 2: 0}
 
 
 class TestLateArrivals:
