@@ -4,7 +4,8 @@ Embedded mode (no REDIS_URL): one daphne process; Celery runs eagerly inside
 it. Production mode (REDIS_URL set): several daphne processes sharing one
 listening socket (the kernel spreads connections over them), a Celery worker
 and Celery beat. Both modes also run the live rooms' timer process
-(`manage.py run_timers`: time limits and bots' moves). Extra long-running services join SERVICES below.
+(`manage.py run_timers`: time limits and bots' moves). Extra long-running
+services join SERVICES below.
 """
 
 import argparse
