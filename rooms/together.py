@@ -46,6 +46,7 @@ What a client must see (the integration puts this into docs/protocol.md):
   bonus, and whether it left the pile stuck (with the points lost);
 * `watchers`: who arrived late and gets a seat at the next deal;
 * at the end, `standings(state)`: places, with ties sharing a place.
+Never send `plan` (a way to clear the pile) or the bots' timings.
 """
 
 from collections.abc import Iterable
