@@ -20,6 +20,7 @@ const MAX_TILES = 144;
 const LIFT = 0.32; // how far a picked tile rises
 const LIFT_RATE = 18; // per second, exponential approach
 const SHAKE_MS = 380;
+const HINT_BOB = 0.14;
 const FLY_MS = 520;
 const DROP_MS = 420;
 const LEVEL_MS = 260; // a new pile builds one level after another
@@ -30,7 +31,7 @@ const WHITE = new THREE.Color(1, 1, 1);
 const SHADE = new THREE.Color(0.5, 0.52, 0.56);
 const PICKED = new THREE.Color(1.0, 0.84, 0.48);
 const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
-const HINT = new THREE.Color(0.62, 1.0, 0.7);
+const HINT = new THREE.Color(0.5, 1.0, 0.6);
 
 /** One geometry from several non-indexed ones with the same attributes. */
 function merge(parts) {
@@ -567,6 +568,11 @@ export class BoardScene {
         moving = true;
       }
       y += this.lift[i] * LIFT;
+      if ((i === this.hintA || i === this.hintB) && this.hintUntil > now) {
+        // Hinted tiles bob gently while the hint lasts.
+        y += HINT_BOB * (0.5 + 0.5 * Math.sin(now / 140));
+        moving = true;
+      }
       if (this.shakeT0[i] >= 0) {
         const t = (now - this.shakeT0[i]) / SHAKE_MS;
         if (t < 1) {
@@ -615,7 +621,7 @@ export class BoardScene {
     for (let i = 0; i < this.n; i++) {
       const c = this.tint;
       if (i === this.selected) c.copy(PICKED);
-      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, pulse);
+      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, 0.45 + 0.55 * pulse);
       else if (i === this.focused) c.copy(FOCUS);
       else if (this.shading && this.blocked[i]) c.copy(SHADE);
       else c.copy(WHITE);
