@@ -10,6 +10,7 @@ transaction and published only after it commits. The time always comes from
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -19,18 +20,24 @@ from accounts.models import Player
 from games.engine.deal import generate_deal
 from games.engine.hint import Hint
 from games.layouts import playable_layout
-from rooms import race
+from rooms import race, together
 from rooms.bots import LEVELS
 from rooms.models import NAME_MAX, Event, Member, Racer, Room, Round
 from rooms.publish import publish_on_commit
 from rooms.race import Conflict, RaceError, Refused
-from rooms.state import members_json, race_patch, room_json, round_json
+from rooms.state import (
+    members_json,
+    race_patch,
+    room_json,
+    round_json,
+    together_json,
+)
 
 MAX_SEATS = 8
 MAX_BOTS = 3
 # The two piles a host picks from, by the layouts' slugs.
 PILES = {"big": "turtle", "small": "small"}
-MODES = ("race",)
+MODES = tuple(Round.Mode.values)
 # A client further behind than this many events gets a full state instead.
 MAX_REPLAY = 500
 
@@ -132,7 +139,24 @@ def _save_race(
     return ("race", race_patch(old, new))
 
 
+def _save_together(
+    room: Room, rnd: Round, old: together.Together, new: together.Together
+) -> tuple[str, dict] | None:
+    """Write a new Together state; the "together" event, or None when nothing
+    changed."""
+    room.wake_at = together.wake_at(new)
+    if new == old:
+        return None
+    rnd.set_together(new)
+    fields = ["status", "banked_ms", "running_since", "paused", "together"]
+    rnd.save(update_fields=fields)
+    return ("together", together_json(new))
+
+
 RaceChange = Callable[[race.Race, Member, Room, datetime], race.Race]
+TogetherChange = Callable[
+    [together.Together, Member, Room, datetime], together.Together
+]
 
 
 def _locked_seat(code: str, player: Player) -> Member:
@@ -151,9 +175,15 @@ def _locked_seat(code: str, player: Player) -> Member:
     return member
 
 
-def _race_action(code: str, player: Player, change: RaceChange) -> Room:
-    """Apply one change to the race in progress, on behalf of `player`'s own
-    seat (never a seat named by the client)."""
+def _round_action(
+    code: str,
+    player: Player,
+    change: RaceChange,
+    shared: TogetherChange | None = None,
+) -> Room:
+    """Apply one change to the round in progress, on behalf of `player`'s own
+    seat (never a seat named by the client): `change` in a race, `shared` in
+    Together (None: the mode has no such action)."""
     with transaction.atomic():
         member = _locked_seat(code, player)
         room = member.room
@@ -163,8 +193,14 @@ def _race_action(code: str, player: Player, change: RaceChange) -> Room:
         if current is None:
             raise Conflict("no_race", "no race is in progress")
         rnd, rows = current
-        old = rnd.state(rows)
-        event = _save_race(room, rnd, rows, old, change(old, member, room, now))
+        if rnd.is_together:
+            if shared is None:
+                raise Refused("together", "Together has no undo, shuffle or stop")
+            old = rnd.together_state()
+            event = _save_together(room, rnd, old, shared(old, member, room, now))
+        else:
+            old = rnd.state(rows)
+            event = _save_race(room, rnd, rows, old, change(old, member, room, now))
         _emit(room, [event] if event else [], now)
         return room
 
@@ -213,11 +249,16 @@ def _seat(room: Room, **fields) -> Member:
 
 
 def _late_racer(room: Room, member: Member, now: datetime) -> tuple[str, dict] | None:
-    """Seat a newcomer on the race in progress, if it is still young."""
+    """Seat a newcomer on the race in progress, if it is still young; in
+    Together they watch this pile and play the next."""
     current = _racing_round(room)
     if current is None:
         return None
     rnd, rows = current
+    if rnd.is_together:
+        old = rnd.together_state()
+        new = together.watch(old, member.seat, member.name, member.bot_level)
+        return _save_together(room, rnd, old, new)
     old = rnd.state(rows)
     try:
         new = race.join(old, member.seat, member.name, member.bot_level, now)
@@ -299,7 +340,7 @@ def start_game(code: str, player: Player) -> Room:
 def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> Room:
     """A new pile for everyone seated; the host's choices are kept."""
     if mode not in MODES:
-        raise Refused("bad_mode", "only race is available")
+        raise Refused("bad_mode", f"the mode is one of {', '.join(MODES)}")
     if pile not in PILES:
         raise Refused("bad_pile", f"the pile is one of {', '.join(PILES)}")
     if limit not in race.LIMIT_MINUTES:
@@ -316,8 +357,16 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         if _racing_round(room) is not None:
             raise Conflict("racing", "a race is in progress")
         members = _members(room)
+        # Members come in seat order, which is join order: Together's turns.
         seats = [(m.seat, m.name, m.bot_level) for m in members]
-        state = race.deal(layout, deal.faces, seed, seats, limit, now, deal.solution)
+        if mode == Round.Mode.TOGETHER:
+            state = together.deal(layout, deal.faces, seed, seats, now, deal.solution)
+            witness, limit_ms = state.plan, None
+        else:
+            state = race.deal(
+                layout, deal.faces, seed, seats, limit, now, deal.solution
+            )
+            witness, limit_ms = state.witness, state.limit_ms
         last = room.rounds.order_by("-number").values_list("number", flat=True)
         rnd = Round.objects.create(
             room=room,
@@ -329,20 +378,25 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             positions=[list(p) for p in layout.positions],
             seed=seed,
             faces=list(deal.faces),
-            witness=[list(p) for p in state.witness],
+            witness=[list(p) for p in witness],
             dealt_at=now,
-            limit_ms=state.limit_ms,
+            limit_ms=limit_ms,
         )
-        rnd.set_state(state)
-        rnd.save()
-        for racer in state.racers:
-            row = Racer(round=rnd, seat=racer.seat, name=racer.name)
-            row.bot_level = racer.bot
-            row.set_state(racer)
-            row.save()
+        if mode == Round.Mode.TOGETHER:
+            rnd.set_together(state)
+            rnd.save()
+            room.wake_at = together.wake_at(state)
+        else:
+            rnd.set_state(state)
+            rnd.save()
+            for racer in state.racers:
+                row = Racer(round=rnd, seat=racer.seat, name=racer.name)
+                row.bot_level = racer.bot
+                row.set_state(racer)
+                row.save()
+            room.wake_at = race.wake_at(state)
         room.current_round = rnd
         room.settings = {"mode": mode, "pile": pile, "limit": limit}
-        room.wake_at = race.wake_at(state)
         _emit(
             room,
             [("room", room_json(room, members)), ("round", round_json(rnd, state))],
@@ -363,7 +417,15 @@ def leave(code: str, player: Player) -> Room:
         member = _member(room, player)
         events, changed = [], []
         current = _racing_round(room)
-        if current is not None:
+        if current is not None and current[0].is_together:
+            rnd = current[0]
+            old = rnd.together_state()
+            new = together.leave(old, member.seat, now)
+            if room.host_id == player.pk:
+                # The host's leaving ends the game where it stands.
+                new = replace(new, status=together.OVER, turn=None)
+            events.append(_save_together(room, rnd, old, new))
+        elif current is not None:
             rnd, rows = current
             old = rnd.state(rows)
             if room.host_id == player.pk:
@@ -390,36 +452,51 @@ def leave(code: str, player: Player) -> Room:
 
 
 def take_pair(code: str, player: Player, a: int, b: int, move: int) -> Room:
-    return _race_action(
-        code, player, lambda st, m, room, now: race.take(st, m.seat, a, b, move, now)
+    """A racer's pair on their own board; in Together, the pair from the
+    shared pile on the player's own turn (`move` is not needed there)."""
+    return _round_action(
+        code,
+        player,
+        lambda st, m, room, now: race.take(st, m.seat, a, b, move, now),
+        lambda st, m, room, now: together.take_pair(st, m.seat, a, b, now),
     )
 
 
 def undo(code: str, player: Player, move: int) -> Room:
-    return _race_action(
+    return _round_action(
         code, player, lambda st, m, room, now: race.undo(st, m.seat, move, now)
     )
 
 
 def shuffle(code: str, player: Player) -> Room:
     seed = secrets.token_hex(8)
-    return _race_action(
+    return _round_action(
         code, player, lambda st, m, room, now: race.shuffle(st, m.seat, seed, now)
     )
 
 
 def stop_here(code: str, player: Player) -> Room:
-    return _race_action(
+    return _round_action(
         code, player, lambda st, m, room, now: race.stop(st, m.seat, now)
     )
 
 
 def pause(code: str, player: Player) -> Room:
-    return _race_action(code, player, lambda st, m, room, now: race.pause(st, now))
+    return _round_action(
+        code,
+        player,
+        lambda st, m, room, now: race.pause(st, now),
+        lambda st, m, room, now: together.pause(st, now),
+    )
 
 
 def resume(code: str, player: Player) -> Room:
-    return _race_action(code, player, lambda st, m, room, now: race.resume(st, now))
+    return _round_action(
+        code,
+        player,
+        lambda st, m, room, now: race.resume(st, now),
+        lambda st, m, room, now: together.resume(st, now),
+    )
 
 
 def end_now(code: str, player: Player) -> Room:
@@ -427,7 +504,22 @@ def end_now(code: str, player: Player) -> Room:
         _require_host(room, player)
         return race.end_now(st, member.seat, now)
 
-    return _race_action(code, player, change)
+    return _round_action(code, player, change)
+
+
+def set_away(code: str, player: Player, away: bool) -> Room | None:
+    """In Together, a player who leaves the game screen (or whose socket
+    drops) is skipped until back. Elsewhere it changes nothing; None when
+    the room or seat is gone."""
+    try:
+        return _round_action(
+            code,
+            player,
+            lambda st, m, room, now: st,
+            lambda st, m, room, now: together.set_away(st, m.seat, away, now),
+        )
+    except RaceError:
+        return None
 
 
 def use_hint(code: str, player: Player) -> Hint:
@@ -441,6 +533,8 @@ def use_hint(code: str, player: Player) -> Hint:
     if current is None:
         raise Conflict("no_race", "no race is in progress")
     rnd, rows = current
+    if rnd.is_together:
+        return together.hint(rnd.together_state(), member.seat, current_time())
     return race.hint(rnd.state(rows), member.seat, current_time())
 
 
@@ -468,8 +562,12 @@ def apply_due_timers(room_id: int) -> bool:
             room.save(update_fields=["wake_at"])
             return False
         rnd, rows = current
-        old = rnd.state(rows)
-        event = _save_race(room, rnd, rows, old, race.run_due(old, now))
+        if rnd.is_together:
+            old = rnd.together_state()
+            event = _save_together(room, rnd, old, together.run_due(old, now))
+        else:
+            old = rnd.state(rows)
+            event = _save_race(room, rnd, rows, old, race.run_due(old, now))
         _emit(room, [event] if event else [], now)
         return True
 
@@ -500,7 +598,15 @@ def merge_player_seats(sender, source: Player, target: Player, **kwargs) -> None
 # -- reading ---------------------------------------------------------------
 
 
-def snapshot(code: str) -> tuple[Room, list[Member], Round | None, race.Race | None]:
+def _round_state(rnd: Round) -> race.Race | together.Together:
+    if rnd.is_together:
+        return rnd.together_state()
+    return rnd.state(list(rnd.racers.all()))
+
+
+def snapshot(
+    code: str,
+) -> tuple[Room, list[Member], Round | None, race.Race | together.Together | None]:
     """A consistent read of a room for a full state."""
     with transaction.atomic():
         # The lock waits out a change in progress, so the version read here
@@ -510,8 +616,25 @@ def snapshot(code: str) -> tuple[Room, list[Member], Round | None, race.Race | N
             raise NotFound(f"no room {code!r}")
         members = _members(room)
         rnd = room.current_round
-        state = rnd.state(list(rnd.racers.all())) if rnd else None
-        return room, members, rnd, state
+        return room, members, rnd, _round_state(rnd) if rnd else None
+
+
+def read_state(
+    code: str,
+) -> tuple[Room, list[Member], Round | None, race.Race | together.Together | None]:
+    """A read of a room for watchers: no lock, so watchers never wait on the
+    players or hold them up. The rows may be newer than the room's version
+    read first, never older. A closed room is not found."""
+    room = (
+        Room.objects.select_related("current_round")
+        .exclude(status=Room.Status.CLOSED)
+        .filter(code=code)
+        .first()
+    )
+    if room is None:
+        raise NotFound(f"no room {code!r}")
+    rnd = room.current_round
+    return room, _members(room), rnd, _round_state(rnd) if rnd else None
 
 
 def events_since(room: Room, version: int) -> list[dict] | None:

@@ -30,6 +30,7 @@ from rooms.state import full_state
 CLOSE_NOT_MEMBER = 4403
 CLOSE_FLOOD = 4429
 CLOSE_LEFT = 4000
+CLOSE_NO_ROOM = 4404
 
 
 class TokenBucket:
@@ -83,6 +84,11 @@ WATCH_S = 0.25
 
 def _room_version(code: str) -> int | None:
     return Room.objects.filter(code=code).values_list("version", flat=True).first()
+
+
+def _open_room_version(code: str) -> int | None:
+    rooms = Room.objects.filter(code=code).exclude(status=Room.Status.CLOSED)
+    return rooms.values_list("version", flat=True).first()
 
 
 def _catch_up(code: str, since: int | None) -> dict:
@@ -156,6 +162,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
             self.watcher = asyncio.create_task(self._watch())
+        # On the game screen again: in Together, their turns come back.
+        await in_thread(actions.set_away)(self.code, self.player, False)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "player"):
@@ -165,6 +173,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.watcher
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+        # Gone from the game screen: in Together, skipped until back.
+        await in_thread(actions.set_away)(self.code, self.player, True)
 
     async def _watch(self) -> None:
         while True:
@@ -211,6 +221,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
             reply = await hint(self.code, self.player)
             await self.send_json({**reply, "ref": ref})
+        elif kind == "visible":
+            away = not fields["visible"]
+            room = await in_thread(actions.set_away)(self.code, self.player, away)
+            version = room.version if room is not None else self.version
+            await self.send_json({"type": "ack", "ref": ref, "v": version})
         else:
             action = ACTIONS[kind]
             room = await in_thread(action)(self.code, self.player, **fields)
@@ -239,6 +254,122 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Events published for the room (rooms.publish), already encoded."""
         self.version = max(self.version, event["last"])
         await self.send(text_data=event["text"])
+
+
+# -- watchers ----------------------------------------------------------------
+
+# How often a watcher's screen may change: a few times a second is plenty
+# for a TV, and it bounds what any number of watchers cost.
+WATCH_EVERY_S = 0.5
+
+
+class WatchFeed:
+    """The latest full state of one room as watchers see it, shared by every
+    watcher of that room in this process.
+
+    Watchers never join the room's group, so a move is published to the
+    players alone whatever the audience. Instead, at most once every
+    WATCH_EVERY_S, the first watcher to ask reads the room's version (one
+    indexed row) and, only when it moved on, the full state, without the
+    room's lock; every other watcher of the room gets that same encoded
+    text. The state is read after its version, so it is never older than
+    the version it is sent with, and a change caught halfway shows in full
+    on the next read."""
+
+    feeds: dict[str, "WatchFeed"] = {}
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.watchers = 0
+        self.lock = asyncio.Lock()
+        self.read_at = -WATCH_EVERY_S
+        self.version: int | None = None
+        self.text = ""
+
+    @classmethod
+    def join(cls, code: str) -> "WatchFeed":
+        feed = cls.feeds.setdefault(code, cls(code))
+        feed.watchers += 1
+        return feed
+
+    def leave(self) -> None:
+        self.watchers -= 1
+        if not self.watchers:
+            self.feeds.pop(self.code, None)
+
+    async def latest(self) -> tuple[int | None, str]:
+        async with self.lock:
+            if time.monotonic() - self.read_at >= WATCH_EVERY_S:
+                self.read_at = time.monotonic()
+                version = await in_thread(_open_room_version)(self.code)
+                if version is not None and version != self.version:
+                    self.text = await in_thread(_watch_text)(self.code, version)
+                self.version = version
+            return self.version, self.text
+
+
+def _watch_text(code: str, version: int) -> str:
+    room, members, rnd, state = actions.read_state(code)
+    body = full_state(room, members, rnd, state)
+    return json.dumps({"type": "state", "watch": True, **body, "version": version})
+
+
+class WatchConsumer(AsyncJsonWebsocketConsumer):
+    """A seatless, read-only socket for a TV or laptop showing a room: it
+    sends the room's full state whenever it changed (at most every
+    WATCH_EVERY_S) and refuses every action."""
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        self.feed = WatchFeed.join(self.code)
+        self.sent: int | None = None
+        version, _ = await self.feed.latest()
+        await self.accept()
+        if version is None:
+            await self.close(code=CLOSE_NO_ROOM)
+            return
+        self.bucket = TokenBucket(RoomConsumer.RATE, RoomConsumer.BURST)
+        await self.send_json({"type": "hello", "seat": None, "t": _now_ms()})
+        self.follower = asyncio.create_task(self._follow())
+
+    async def disconnect(self, code: int) -> None:
+        self.feed.leave()
+        follower = getattr(self, "follower", None)
+        if follower is not None:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+
+    async def _follow(self) -> None:
+        while True:
+            version, text = await self.feed.latest()
+            if version is None:
+                await self.close(code=CLOSE_NO_ROOM)
+                return
+            if version != self.sent:
+                self.sent = version
+                await self.send(text_data=text)
+            await asyncio.sleep(WATCH_EVERY_S)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if not self.bucket.allow():
+            return  # a watcher has nothing to say; floods are dropped
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            message = None
+        ref = message.get("ref") if isinstance(message, dict) else None
+        if isinstance(message, dict) and message.get("type") == "ping":
+            await self.send_json({"type": "pong", "ref": ref, "t": _now_ms()})
+            return
+        await self.send_json(
+            {
+                "type": "error",
+                "ref": ref if isinstance(ref, (str, int)) else None,
+                "code": "watching",
+                "message": "watchers cannot act",
+            }
+        )
 
 
 def _now_ms() -> int:

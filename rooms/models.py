@@ -13,7 +13,9 @@ from django.db import models
 
 from games.engine.layout import Layout
 from games.play import Clock, layout_of
-from rooms import race
+from rooms import race, together_store
+from rooms.together import PLAYING as TOGETHER_PLAYING
+from rooms.together import Together
 
 # No look-alike letters or digits (0/O, 1/I/L, 2/Z, 5/S, 8/B).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -88,15 +90,21 @@ class Member(models.Model):
 
 
 class Round(models.Model):
-    """One deal in a room. Only Race exists; `mode` leaves room for others."""
+    """One deal in a room, played by the rules its `mode` names: a race (each
+    seat's pile in Racer rows) or Together (one shared pile, its state in
+    `together`). `status` is "racing" while either is in play."""
 
     class Status(models.TextChoices):
         RACING = race.RACING
         OVER = race.OVER
 
+    class Mode(models.TextChoices):
+        RACE = "race"
+        TOGETHER = "together"
+
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
-    mode = models.CharField(max_length=16, default="race")
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.RACE)
     pile = models.CharField(max_length=16)
     layout_slug = models.CharField(max_length=64)
     layout_name = models.CharField(max_length=100)
@@ -112,6 +120,9 @@ class Round(models.Model):
     banked_ms = models.BigIntegerField(default=0)
     running_since = models.DateTimeField(null=True, blank=True)
     paused = models.BooleanField(default=False)
+    # Together only: the seats, moves, turn and current faces (the clock is
+    # in the fields above); see rooms.together_store. Null for a race.
+    together = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -147,6 +158,29 @@ class Round(models.Model):
         self.banked_ms = state.clock.banked_ms
         self.running_since = state.clock.running_since
         self.paused = state.paused
+
+    @property
+    def is_together(self) -> bool:
+        return self.mode == self.Mode.TOGETHER
+
+    def together_state(self) -> Together:
+        return together_store.load(
+            self.layout(),
+            self.seed,
+            self.dealt_at,
+            Clock(self.banked_ms, self.running_since),
+            self.paused,
+            self.together,
+        )
+
+    def set_together(self, state: Together) -> None:
+        """Copy a Together state onto this row (not saved)."""
+        playing = state.status == TOGETHER_PLAYING
+        self.status = self.Status.RACING if playing else self.Status.OVER
+        self.banked_ms = state.clock.banked_ms
+        self.running_since = state.clock.running_since
+        self.paused = state.paused
+        self.together = together_store.dump(state)
 
 
 class Racer(models.Model):

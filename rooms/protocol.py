@@ -73,6 +73,7 @@ SCHEMAS: dict[str, dict] = {
     "add_bot": {"level": OneOf(LEVELS)},
     "remove_bot": {"seat": COUNT},
     "leave": {},
+    "visible": {"visible": OneOf((True, False))},
     "sync": {"since": Whole(0, 2**53)},
     "ping": {},
 }

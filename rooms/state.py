@@ -6,7 +6,7 @@ what changed rather than a description of the change: a client that applies
 the events it missed ends with exactly the state a fresh client gets.
 """
 
-from rooms import race
+from rooms import race, together
 from rooms.models import Member, Room, Round, epoch_ms
 
 
@@ -70,8 +70,67 @@ def clock_json(state: race.Race) -> dict:
     }
 
 
-def round_json(rnd: Round, state: race.Race) -> dict:
+def together_json(state: together.Together) -> dict:
+    """Everything a client sees of a Together game; the "together" event
+    carries all of it. Never the bots' plan or their timings."""
+    board = state.board()
+    lead = together.lead(state)
     return {
+        "status": state.status,
+        "paused": state.paused,
+        "banked_ms": state.clock.banked_ms,
+        "running_since": epoch_ms(state.clock.running_since),
+        "limit_ms": None,
+        "faces": list(state.faces),
+        "relays": state.relays,
+        "standing": format(board.standing, "x"),
+        "turn_seat": state.turn_seat,
+        "deadline_ms": state.deadline_ms,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "points": s.points,
+                "lead": lead[s.seat],
+                "turns": s.turns,
+                "away": s.away,
+                "left": s.left,
+                "taken": [list(p) for p in together.taken(state, s.seat)],
+                "sets": list(together.sets(state, s.seat)),
+            }
+            for s in state.seats
+        ],
+        "moves": [
+            {
+                "seat": m.seat,
+                "pair": list(m.pair),
+                "ms": m.ms,
+                "points": m.points,
+                "bonus": m.bonus,
+                "stuck": m.stuck,
+                "penalty": m.penalty,
+            }
+            for m in state.moves
+        ],
+        "watchers": [
+            {"seat": w.seat, "name": w.name, "bot": w.bot} for w in state.watchers
+        ],
+        "standings": [
+            {
+                "seat": p.seat,
+                "place": p.place,
+                "points": p.points,
+                "turns": p.turns,
+                "average_ms": p.average_ms,
+            }
+            for p in together.standings(state)
+        ],
+    }
+
+
+def round_json(rnd: Round, state: race.Race | together.Together) -> dict:
+    head = {
         "number": rnd.number,
         "mode": rnd.mode,
         "pile": rnd.pile,
@@ -79,6 +138,11 @@ def round_json(rnd: Round, state: race.Race) -> dict:
         "positions": rnd.positions,
         "faces": rnd.faces,
         "dealt_at": epoch_ms(rnd.dealt_at),
+    }
+    if isinstance(state, together.Together):
+        return {**head, **together_json(state)}
+    return {
+        **head,
         **clock_json(state),
         "racers": [racer_json(state, r, faces=True) for r in state.racers],
         "standings": standings_json(state),
@@ -99,7 +163,10 @@ def race_patch(old: race.Race, new: race.Race) -> dict:
 
 
 def full_state(
-    room: Room, members: list[Member], rnd: Round | None, state: race.Race | None
+    room: Room,
+    members: list[Member],
+    rnd: Round | None,
+    state: race.Race | together.Together | None,
 ) -> dict:
     return {
         "version": room.version,

@@ -69,5 +69,7 @@ def apply_events(state: dict, events: list[dict]) -> dict:
                 else:
                     rnd["racers"].append(patch)
             rnd.update({k: v for k, v in data.items() if k != "racers"})
+        elif kind == "together":
+            state["round"].update(data)
         state["version"] = event["v"]
     return state

@@ -147,8 +147,8 @@ class TestDeal:
     def test_bad_choices_are_refused(self, room, ann):
         assert error_code(lambda: dealt(room, ann, pile="huge")) == "bad_pile"
         assert error_code(lambda: dealt(room, ann, limit=7)) == "bad_limit"
-        with pytest.raises(RaceError):
-            actions.deal_round(room.code, ann, "together", "small", 0)
+        mode = lambda: actions.deal_round(room.code, ann, "solo", "small", 0)  # noqa: E731
+        assert error_code(mode) == "bad_mode"
 
     def test_no_new_deal_while_racing_and_play_again_after(self, room, ann, clock):
         dealt(room, ann)
