@@ -12,8 +12,9 @@ const FIT_TILT = 0.36;
 const FIT_MS = 450;
 // A little air round the pile.
 const FIT_MARGIN = 1.06;
-// Below this much change after a gesture, the view counts as untouched.
-const MOVED_EPS = 0.02;
+// A gesture that shifts the view by less than this share of the viewing
+// distance (a finger's jitter during a tap) leaves it counted as untouched.
+const MOVED_SHARE = 0.02;
 const MODE_KEY = "tiles.rotateFirst";
 
 function easeInOut(t) {
@@ -88,9 +89,10 @@ export class ViewControl {
   }
 
   #gestureEnd() {
+    const eps = MOVED_SHARE * this.camera.position.distanceTo(this.controls.target);
     const moved =
-      this.startTarget.distanceTo(this.controls.target) > MOVED_EPS ||
-      this.startPos.distanceTo(this.camera.position) > MOVED_EPS;
+      this.startTarget.distanceTo(this.controls.target) > eps ||
+      this.startPos.distanceTo(this.camera.position) > eps;
     if (moved && !this.moved) {
       this.moved = true;
       this.onMovedChange(true);
