@@ -32,6 +32,9 @@ export class Api {
               ? { "Content-Type": "application/json", "X-CSRFToken": csrfToken() }
               : {},
           body: method === "POST" ? JSON.stringify(body) : undefined,
+          // A pause sent as the tab closes must still reach the server, or
+          // the clock would run on while the player is gone.
+          keepalive: method === "POST",
         });
         let data = null;
         try {
