@@ -37,19 +37,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-]
+sys.path.insert(0, str(ROOT))
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 VIEWPORTS = {
     "phone 390x844": {"width": 390, "height": 844},
     "desktop 1280x800": {"width": 1280, "height": 800},
@@ -161,7 +151,7 @@ def run_all(port: int, layouts: list[str], frames: int) -> list:
 
     rows = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for slug in layouts:
             for name, viewport in VIEWPORTS.items():
                 url = f"http://127.0.0.1:{port}/play/{slug}/"
@@ -179,7 +169,7 @@ def main() -> int:
     parser.add_argument("--layouts", nargs="+", default=["small", "turtle"])
     parser.add_argument("--frames", type=int, default=120)
     args = parser.parse_args()
-    if not Path(CHROMIUM).exists():
+    if not CHROMIUM.exists():
         print(f"{CHROMIUM} is missing: apt-get install -y chromium", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory(prefix="tiles-bench-") as tmp:

@@ -1,0 +1,21 @@
+"""How this project starts Debian's chromium: for browser tests and benches.
+
+Headless in software WebGL (SwiftShader), and with the background services
+off: this machine's network is closed and chromium would keep retrying them.
+"""
+
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
