@@ -7,9 +7,17 @@ class NameForm(forms.Form):
     name = forms.CharField(label="Your name", max_length=NAME_MAX, strip=True)
 
 
-class JoinForm(NameForm):
+class CodeForm(forms.Form):
     code = forms.CharField(label="Room code", max_length=CODE_LENGTH + 4, strip=True)
 
     def clean_code(self) -> str:
         # People type codes with spaces and in lower case.
         return "".join(self.cleaned_data["code"].split()).upper()
+
+
+class JoinForm(CodeForm, NameForm):
+    pass
+
+
+class WatchForm(CodeForm):
+    pass

@@ -9,4 +9,5 @@ urlpatterns = [
     path("rooms/host", views.host, name="host"),
     path("rooms/join", views.join, name="join"),
     path("r/<str:code>", views.room, name="room"),
+    path("watch", views.watch, name="watch"),
 ]

@@ -1,4 +1,4 @@
-"""The room pages: host or join a room, and the room itself.
+"""The room pages: host or join a room, the room itself, and the watch page.
 
 A seat is taken here, over plain HTTP (which also gives a new guest the
 cookie the websocket then recognises); everything after that happens on the
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.players import current_player
 from rooms import actions
-from rooms.forms import JoinForm, NameForm
+from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
 from rooms.race import RaceError
 
@@ -61,6 +61,18 @@ def join(request):
     host_form = NameForm(initial={"name": player.display_name})
     context = {"host_form": host_form, "join_form": form}
     return render(request, "rooms/index.html", context, status=400)
+
+
+def watch(request):
+    """The TV page: a room's code, then its game, read-only (no seat)."""
+    form = WatchForm(request.GET or None)
+    if form.is_valid():
+        code = form.cleaned_data["code"]
+        if Room.objects.filter(code=code).exclude(status="closed").exists():
+            return render(request, "rooms/watch.html", {"code": code})
+        form.add_error("code", "No open room has that code.")
+    status = 400 if form.is_bound else 200
+    return render(request, "rooms/watch_code.html", {"form": form}, status=status)
 
 
 def room(request, code: str):

@@ -8,10 +8,14 @@ const PING_MS = 15000;
 const GAP_WAIT_MS = 400;
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
+const CLOSE_NO_ROOM = 4404;
+const STOP_CODES = { [CLOSE_LEFT]: "left", [CLOSE_NOT_MEMBER]: "not_member", [CLOSE_NO_ROOM]: "no_room" };
 
 export class RoomConnection {
-  constructor(code, { onChange, onStatus }) {
+  /** `path`: "rooms" for a seat, "watch" for a read-only watcher. */
+  constructor(code, { onChange, onStatus, path = "rooms" }) {
     this.code = code;
+    this.path = path;
     this.onChange = onChange;
     this.onStatus = onStatus;
     this.state = null;
@@ -27,8 +31,8 @@ export class RoomConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const since = this.state ? `?since=${this.state.version}` : "";
-    return `${scheme}://${location.host}/ws/rooms/${this.code}/${since}`;
+    const since = this.state && this.path === "rooms" ? `?since=${this.state.version}` : "";
+    return `${scheme}://${location.host}/ws/${this.path}/${this.code}/${since}`;
   }
 
   connect() {
@@ -47,8 +51,8 @@ export class RoomConnection {
         resolve({ type: "error", code: "offline", message: "connection lost" });
       }
       this.pending.clear();
-      if (e.code === CLOSE_NOT_MEMBER || e.code === CLOSE_LEFT || this.closed) {
-        this.onStatus(e.code === CLOSE_NOT_MEMBER ? "not_member" : "left");
+      if (STOP_CODES[e.code] || this.closed) {
+        this.onStatus(STOP_CODES[e.code] ?? "left");
         return;
       }
       this.onStatus("offline");

@@ -1,11 +1,13 @@
 // The room page: lobby, the host's choices, the race (own board, players'
-// strip, clock, standings). Everything shown comes from the state the
-// connection keeps; every action is a message to the server.
+// strip, clock, standings) or Together (rooms/together.js). Everything shown
+// comes from the state the connection keeps; every action is a message to
+// the server.
 
 import { Geometry, matches } from "../board/rules.js";
 import { FlatBoard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { clockText, ownMs, standingOf } from "./state.js";
+import { TogetherView } from "./together.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("room");
@@ -36,7 +38,20 @@ const view = {
 };
 
 const conn = new RoomConnection(root.dataset.code, { onChange: render, onStatus });
-window.tilesRoom = { conn };
+const together = new TogetherView(
+  {
+    pile: $("t-pile"),
+    strip: $("t-strip"),
+    turn: $("t-turn"),
+    countdown: $("t-countdown"),
+    hint: $("t-hint"),
+    standings: $("t-standings"),
+    standingsList: $("t-standings-list"),
+  },
+  conn,
+  act,
+);
+window.tilesRoom = { conn, together };
 
 function onStatus(status) {
   root.dataset.conn = status;
@@ -58,9 +73,9 @@ async function act(type, fields) {
 }
 
 const isHost = () => conn.state?.room.host_seat === conn.seat;
-const mine = () => conn.state?.round?.racers.find((r) => r.seat === conn.seat) ?? null;
+const mine = () => conn.state?.round?.racers?.find((r) => r.seat === conn.seat) ?? null;
 const nameOf = (seat) =>
-  conn.state.round?.racers.find((r) => r.seat === seat)?.name ??
+  conn.state.round?.racers?.find((r) => r.seat === seat)?.name ??
   conn.state.members.find((m) => m.seat === seat)?.name ??
   `seat ${seat}`;
 
@@ -95,14 +110,27 @@ function renderMembers(state) {
 
 function renderGame(state) {
   const round = state.round;
+  const shared = round?.mode === "together";
   const racing = round?.status === "racing";
-  const me = mine();
-  $("deal-form").hidden = !isHost() || racing;
-  $("wait-deal").hidden = isHost() || racing;
-  $("in-progress").hidden = !(racing && !me);
-  $("race").hidden = !round;
+  const inPlay = racing || round?.status === "playing";
+  const me = shared ? round.seats.find((s) => s.seat === conn.seat && !s.left) : mine();
+  $("deal-form").hidden = !isHost() || inPlay;
+  $("wait-deal").hidden = isHost() || inPlay;
+  $("in-progress").hidden = !(inPlay && !me);
+  $("in-progress").textContent = shared
+    ? "Together game in progress: you watch this pile and play the next deal."
+    : "Race in progress: you join the next deal.";
+  $("race").hidden = !round || shared;
+  $("together").hidden = !round || !shared;
   $("deal").textContent = round ? "Play again" : "Deal";
   if (!round) return;
+  if (shared) {
+    together.render(round);
+    $("t-pause").hidden = !inPlay || round.paused;
+    $("t-resume").hidden = !inPlay || !round.paused;
+    $("t-paused").hidden = !round.paused;
+    return;
+  }
   if (view.number !== round.number) buildRound(round);
   renderStrip(round);
   renderBoard(round, me);
@@ -209,6 +237,7 @@ function renderStandings(round, me) {
 }
 
 function tick() {
+  together.tick();
   const round = conn.state?.round;
   const me = mine();
   if (!round || !me) return;
@@ -240,12 +269,20 @@ function restoreChoices() {
   const form = $("deal-form");
   try {
     const saved = JSON.parse(localStorage.getItem(CHOICES_KEY) || "{}");
+    if (saved.mode) form.elements.mode.value = saved.mode;
     if (saved.pile) form.elements.pile.value = saved.pile;
     if (saved.limit !== undefined) form.elements.limit.value = String(saved.limit);
   } catch {
     localStorage.removeItem(CHOICES_KEY);
   }
+  showLimit();
 }
+
+// Together has no time limit.
+function showLimit() {
+  $("limit-choice").hidden = $("deal-form").elements.mode.value === "together";
+}
+$("deal-form").addEventListener("change", showLimit);
 
 $("deal-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -275,6 +312,14 @@ $("stop").addEventListener("click", () => act("stop"));
 $("pause").addEventListener("click", () => act("pause"));
 $("resume").addEventListener("click", () => act("resume"));
 $("end-now").addEventListener("click", () => act("end_now"));
+$("t-pause").addEventListener("click", () => act("pause"));
+$("t-resume").addEventListener("click", () => act("resume"));
+// Off the game screen, a Together player's turns are skipped until back.
+document.addEventListener("visibilitychange", () => {
+  if (conn.state?.round?.mode === "together") {
+    conn.send("visible", { visible: document.visibilityState === "visible" });
+  }
+});
 $("leave").addEventListener("click", () => act("leave"));
 $("invite").addEventListener("focus", (e) => e.target.select());
 

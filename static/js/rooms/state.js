@@ -37,6 +37,8 @@ function applyEvent(state, { v, kind, data }) {
     for (const [key, value] of Object.entries(data)) {
       if (key !== "racers") round[key] = value;
     }
+  } else if (kind === "together" && state.round) {
+    Object.assign(state.round, data);
   }
   state.version = v;
 }

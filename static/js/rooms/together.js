@@ -1,0 +1,245 @@
+// Together on the room page: one shared 3D pile (the solo board's scene),
+// the strip of players in turn order with whose turn it is lit, a 30 s turn
+// countdown from the server's deadline, and each pair taken flying to its
+// taker's card. Only the seat whose turn it is may pick tiles; the pile can
+// always be moved and turned.
+
+import { Geometry, groupOf, matches } from "../board/rules.js";
+import { BoardScene } from "../board/scene.js";
+import { shortLabel } from "./board.js";
+import { raceMs, standingOf } from "./state.js";
+
+const TURN_S = 30;
+
+/** Seconds left in the turn, from the server's deadline on the shared clock. */
+export function turnLeftMs(round, serverNow) {
+  if (round.deadline_ms === null || round.deadline_ms === undefined) return null;
+  return Math.max(0, round.deadline_ms - raceMs(round, serverNow));
+}
+
+function chip(face, extra = "") {
+  const el = document.createElement("span");
+  el.className = `face-chip ${extra}`.trim();
+  el.dataset.face = face;
+  el.textContent = shortLabel(face);
+  return el;
+}
+
+/**
+ * The players' cards in turn order: name, points and lead, the pairs and
+ * sets taken; whose turn it is lit. Shared with the watch page. Returns
+ * the card element of each seat (pairs fly to it).
+ */
+export function renderSeats(list, round, { me = null } = {}) {
+  const cards = new Map();
+  list.replaceChildren(
+    ...round.seats.map((s) => {
+      const li = document.createElement("li");
+      li.className = "seat-card";
+      li.dataset.seat = s.seat;
+      li.dataset.points = s.points;
+      li.classList.toggle("turn", s.seat === round.turn_seat);
+      li.classList.toggle("away", s.away || s.left);
+      const head = document.createElement("div");
+      head.className = "seat-head";
+      const name = document.createElement("span");
+      name.className = "seat-name";
+      name.textContent = s.name + (s.seat === me ? " (you)" : "");
+      const points = document.createElement("span");
+      points.className = "seat-points";
+      points.textContent = `${s.points}`;
+      head.append(name, points);
+      const lead = document.createElement("div");
+      lead.className = "seat-lead";
+      const note = s.left ? "left" : s.away ? "away" : s.bot ? `${s.bot} bot` : "";
+      lead.textContent = `lead ${s.lead ? `+${s.lead}` : "0"}${note ? ` · ${note}` : ""}`;
+      const taken = document.createElement("div");
+      taken.className = "seat-taken";
+      const setGroups = new Set(s.sets);
+      for (const [face] of s.taken) {
+        taken.append(chip(face, setGroups.has(groupOf(face)) ? "in-set" : ""));
+      }
+      li.append(head, lead, taken);
+      if (s.sets.length) {
+        const sets = document.createElement("div");
+        sets.className = "seat-sets";
+        sets.textContent = `${s.sets.length} set${s.sets.length > 1 ? "s" : ""}`;
+        li.append(sets);
+      }
+      cards.set(s.seat, li);
+      return li;
+    }),
+  );
+  return cards;
+}
+
+export class TogetherView {
+  /**
+   * @param els {pile, strip, turn, countdown, hint, standings, standingsList}
+   * @param conn the room connection; `act(type, fields)` sends an action
+   */
+  constructor(els, conn, act) {
+    this.els = els;
+    this.conn = conn;
+    this.act = act;
+    this.scene = null;
+    this.number = null;
+    this.moves = 0;
+    this.faces = null;
+    this.selected = -1;
+    this.cards = new Map();
+    els.hint.addEventListener("click", () => this.hint());
+  }
+
+  get round() {
+    return this.conn.state?.round ?? null;
+  }
+
+  myTurn(round = this.round) {
+    return (
+      round?.status === "playing" &&
+      !round.paused &&
+      round.turn_seat === this.conn.seat &&
+      this.conn.serverNow() >= (round.running_since ?? Infinity)
+    );
+  }
+
+  render(round) {
+    if (!this.scene) {
+      this.scene = new BoardScene(this.els.pile, {
+        onTap: (i) => this.tap(i),
+        onTable: () => this.select(-1),
+        onMovedChange: () => {},
+      });
+    }
+    const standing = standingOf(round.standing, round.positions.length);
+    if (this.number !== round.number) this.build(round, standing);
+    else this.follow(round, standing);
+    this.standing = standing;
+    const free = new Set(this.geometry.freeTiles(standing));
+    if (this.selected >= 0 && !(free.has(this.selected) && this.myTurn(round))) {
+      this.select(-1);
+    }
+    this.scene.setBlocked(standing.map((s, i) => s && !free.has(i)));
+    this.free = free;
+    this.cards = renderSeats(this.els.strip, round, { me: this.conn.seat });
+    this.els.pile.dataset.turn = round.turn_seat ?? "";
+    this.els.pile.dataset.moves = round.moves.length;
+    this.renderStandings(round);
+    this.tick();
+  }
+
+  build(round, standing) {
+    this.number = round.number;
+    this.moves = round.moves.length;
+    this.faces = round.faces;
+    this.selected = -1;
+    const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, face: round.faces[i] }));
+    this.geometry = new Geometry(tiles);
+    this.scene.setTiles(tiles, standing, true);
+  }
+
+  /** New moves: each pair flies off the pile to its taker's card. */
+  follow(round, standing) {
+    const fresh = round.moves.slice(this.moves);
+    this.moves = round.moves.length;
+    for (const move of fresh) {
+      const [a, b] = move.pair;
+      this.flyToCard(move, this.faces);
+      this.scene.fly(a, b, true);
+    }
+    if (round.faces.join() !== this.faces.join()) {
+      // The pile was stuck and laid out again.
+      this.faces = round.faces;
+      this.scene.setFaces(round.faces);
+      this.scene.hopAll();
+    }
+    if (!fresh.length) this.scene.setStanding(standing);
+    this.scene.followPile(standing);
+  }
+
+  flyToCard(move, faces) {
+    const card = this.cards.get(move.seat);
+    if (!card) return;
+    const target = card.getBoundingClientRect();
+    move.pair.forEach((i, k) => {
+      const from = this.scene.screenPoint(i);
+      const el = chip(faces[i], "flying");
+      el.style.left = `${from.x}px`;
+      el.style.top = `${from.y}px`;
+      document.body.append(el);
+      requestAnimationFrame(() => {
+        el.style.left = `${target.left + target.width / 2 - 12 + k * 14}px`;
+        el.style.top = `${target.top + target.height / 2}px`;
+        el.style.opacity = "0.2";
+      });
+      setTimeout(() => el.remove(), 900);
+    });
+  }
+
+  tap(i) {
+    const round = this.round;
+    if (!round || !this.myTurn(round)) return;
+    if (!this.free.has(i)) {
+      this.scene.shake(i);
+      return;
+    }
+    const sel = this.selected;
+    if (sel === i) this.select(-1);
+    else if (sel >= 0 && matches(round.faces[sel], round.faces[i])) {
+      this.select(-1);
+      this.act("take", { a: sel, b: i, move: round.moves.length });
+    } else this.select(i);
+  }
+
+  select(i) {
+    this.selected = i;
+    this.scene?.select(i);
+  }
+
+  async hint() {
+    const reply = await this.act("hint");
+    if (reply.type === "hint" && reply.pair) this.scene.showHint(...reply.pair);
+  }
+
+  renderStandings(round) {
+    const over = round.status === "over";
+    this.els.standings.hidden = !over;
+    if (!over) return;
+    const names = new Map(round.seats.map((s) => [s.seat, s.name]));
+    this.els.standingsList.replaceChildren(
+      ...round.standings.map((p) => {
+        const li = document.createElement("li");
+        li.dataset.seat = p.seat;
+        const pace = (p.average_ms / 1000).toFixed(1);
+        li.textContent = `${p.place}. ${names.get(p.seat)}: ${p.points} points (${pace} s a turn)`;
+        return li;
+      }),
+    );
+  }
+
+  /** The turn line and its countdown; called four times a second. */
+  tick() {
+    const round = this.round;
+    if (!round || round.mode !== "together") return;
+    const { turn, countdown } = this.els;
+    const left = turnLeftMs(round, this.conn.serverNow());
+    const who = round.seats.find((s) => s.seat === round.turn_seat);
+    if (round.status === "over") {
+      turn.textContent = "Game over";
+    } else if (this.conn.serverNow() < (round.running_since ?? 0)) {
+      turn.textContent = "The pile is being built…";
+    } else if (!who) {
+      turn.textContent = "Waiting for a player to come back";
+    } else {
+      turn.textContent = who.seat === this.conn.seat ? "Your turn: take a pair" : `${who.name}'s turn`;
+    }
+    const secs = left === null ? null : Math.ceil(left / 1000);
+    countdown.textContent = secs === null ? "" : `${secs} s`;
+    countdown.classList.toggle("low", secs !== null && secs <= 10);
+    countdown.style.setProperty("--left", left === null ? 0 : left / (TURN_S * 1000));
+    turn.classList.toggle("mine", this.myTurn(round));
+    // The bulb is yours on your own turn only.
+    this.els.hint.hidden = !this.myTurn(round);
+  }
+}
