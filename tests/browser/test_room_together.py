@@ -10,7 +10,7 @@ import pytest
 
 from rooms import actions
 from rooms.models import Room
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.conftest_rooms import rooms_server  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -129,6 +129,10 @@ def test_a_page_and_a_bot_play_together_with_a_watch_page(
             ann.screenshot(path=artifacts / "room-together.png")
             tv.wait_for_timeout(600)
             tv.screenshot(path=artifacts / "watch-together.png")
+            ann.set_viewport_size(PHONE)
+            ann.wait_for_timeout(600)
+            ann.screenshot(path=artifacts / "room-together-phone.png")
+            ann.set_viewport_size(DESKTOP)
 
     final = shared_state(code)
     assert len(final.moves) >= 2 and turns >= 1

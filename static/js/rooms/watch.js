@@ -110,6 +110,8 @@ function renderTogether(round) {
   );
 }
 
+const matchesText = (n) => `${n} match${n === 1 ? "" : "es"}`;
+
 /** The racer to show in 3D: the best placed still playing, else the winner. */
 function featured(round) {
   const order = round.standings.map((p) => round.racers.find((r) => r.seat === p.seat));
@@ -125,7 +127,7 @@ function renderRace(round) {
   if (star) {
     showPile(`${round.number}/${star.seat}`, round.positions, star.faces, standingOf(star.standing, size));
     $("w-leader").hidden = false;
-    $("w-leader").textContent = `${star.name} · ${star.matches} matches`;
+    $("w-leader").textContent = `${star.name} · ${matchesText(star.matches)}`;
   }
   if (view.minisFor !== round.number) {
     view.minisFor = round.number;
@@ -145,7 +147,7 @@ function renderRace(round) {
       count.className = "seat-lead";
       li.append(name, pile, count);
       $("w-racers").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 5, mini: true });
+      const board = new FlatBoard(pile, round.positions, { unit: 8, mini: true });
       entry = { li, name, count, board };
       view.minis.set(racer.seat, entry);
     }
@@ -153,14 +155,14 @@ function renderRace(round) {
     entry.li.dataset.matches = racer.matches;
     entry.name.textContent = `${places.get(racer.seat) ?? ""}. ${racer.name}`;
     const note = racer.status === "playing" ? "" : ` · ${racer.status.replace("_", " ")}`;
-    entry.count.textContent = `${racer.matches} matches${note}`;
+    entry.count.textContent = `${matchesText(racer.matches)}${note}`;
     entry.board.update(standingOf(racer.standing, size));
   }
   renderFinal(
     round,
     round.standings.map((p) => {
       const racer = round.racers.find((r) => r.seat === p.seat);
-      const result = p.status === "cleared" ? clockText(p.ms) : `${p.matches} matches`;
+      const result = p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
       return [p.place, racer?.name ?? `seat ${p.seat}`, result];
     }),
   );
