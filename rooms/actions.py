@@ -423,7 +423,9 @@ def leave(code: str, player: Player) -> Room:
             new = together.leave(old, member.seat, now)
             if room.host_id == player.pk:
                 # The host's leaving ends the game where it stands.
-                new = replace(new, status=together.OVER, turn=None)
+                new = replace(
+                    new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
+                )
             events.append(_save_together(room, rnd, old, new))
         elif current is not None:
             rnd, rows = current
@@ -510,7 +512,14 @@ def end_now(code: str, player: Player) -> Room:
 def set_away(code: str, player: Player, away: bool) -> Room | None:
     """In Together, a player who leaves the game screen (or whose socket
     drops) is skipped until back. Elsewhere it changes nothing; None when
-    the room or seat is gone."""
+    the room or seat is gone, or no Together game is on."""
+    in_play = Room.objects.filter(
+        code=code,
+        current_round__mode=Round.Mode.TOGETHER,
+        current_round__status=Round.Status.RACING,
+    )
+    if not in_play.exists():
+        return None  # no lock taken for the sockets of a race or a lobby
     try:
         return _round_action(
             code,

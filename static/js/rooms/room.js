@@ -55,6 +55,10 @@ window.tilesRoom = { conn, together };
 
 function onStatus(status) {
   root.dataset.conn = status;
+  // Connecting counts as back on the game screen: a hidden tab says so.
+  if (status === "online" && document.visibilityState !== "visible") {
+    conn.send("visible", { visible: false });
+  }
   $("conn").textContent = STATUS_TEXT[status] ?? status;
   if (status === "not_member") location.reload();
   if (status === "left") location.href = "/rooms/";
