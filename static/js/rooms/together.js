@@ -5,8 +5,9 @@
 // always be moved and turned.
 
 import { Geometry, groupOf, matches } from "../board/rules.js";
+import { faceName } from "../board/a11y.js";
+import { drawAtlas } from "../board/faces.js";
 import { BoardScene } from "../board/scene.js";
-import { shortLabel } from "./board.js";
 import { raceMs, standingOf } from "./state.js";
 
 const TURN_S = 30;
@@ -17,11 +18,34 @@ export function turnLeftMs(round, serverNow) {
   return Math.max(0, round.deadline_ms - raceMs(round, serverNow));
 }
 
-function chip(face, extra = "") {
+// The faces the 3D pile wears, drawn once into one image that every chip
+// shows its own cell of (a CSS variable, so the image is set only once).
+let atlas = null;
+
+function faceAtlas() {
+  if (!atlas) {
+    const { canvas, cells, cellSize } = drawAtlas();
+    atlas = { cells, cols: Math.round(1 / cellSize[0]), rows: Math.round(1 / cellSize[1]) };
+    const root = document.documentElement.style;
+    root.setProperty("--face-atlas", `url(${canvas.toDataURL()})`);
+    root.setProperty("--face-atlas-size", `${atlas.cols * 100}% ${atlas.rows * 100}%`);
+  }
+  return atlas;
+}
+
+/** A small tile showing `face`, as on the pile. */
+export function chip(face, extra = "") {
+  const { cells, cols, rows } = faceAtlas();
+  const [u, v] = cells.get(face);
+  const col = Math.round(u * cols);
+  const row = Math.round((1 - v) * rows) - 1;
   const el = document.createElement("span");
   el.className = `face-chip ${extra}`.trim();
   el.dataset.face = face;
-  el.textContent = shortLabel(face);
+  el.title = faceName(face);
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", faceName(face));
+  el.style.backgroundPosition = `${(col / (cols - 1)) * 100}% ${(row / (rows - 1)) * 100}%`;
   return el;
 }
 
@@ -168,12 +192,12 @@ export class TogetherView {
       el.style.left = `${from.x}px`;
       el.style.top = `${from.y}px`;
       document.body.append(el);
-      requestAnimationFrame(() => {
-        el.style.left = `${target.left + target.width / 2 - 12 + k * 14}px`;
-        el.style.top = `${target.top + target.height / 2}px`;
-        el.style.opacity = "0.2";
-      });
-      setTimeout(() => el.remove(), 900);
+      el.getBoundingClientRect(); // the start, laid out before the move
+      el.style.left = `${target.left + target.width / 2 - 12 + k * 14}px`;
+      el.style.top = `${target.top + target.height / 2}px`;
+      el.style.transform = "translate(-50%, -50%) scale(1)";
+      el.style.opacity = "0.3";
+      setTimeout(() => el.remove(), 800);
     });
   }
 
