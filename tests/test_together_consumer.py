@@ -4,6 +4,7 @@ everyone, late arrivals watch, reconnects get the state without the bots'
 plan, leaving the game screen skips a player, and watchers get updates but
 can never act."""
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -13,8 +14,9 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from rooms import actions
+from rooms import actions, consumers
 from rooms.models import Room
+from rooms.publish import group_name
 from rooms.together import TURN_MS
 from tests.room_helpers import person
 from tests.test_room_consumer import ORIGIN, connect, joined, reply_to, version
@@ -222,3 +224,38 @@ class TestWatchers:
         await ws.connect()
         out = await ws.receive_output()
         assert (out["type"], out["code"]) == ("websocket.close", 4404)
+
+    async def test_many_watchers_cost_the_players_nothing(self, monkeypatch):
+        """Watchers never join the room's group (a move is sent to the
+        players alone), and all the watchers of a room in a process share
+        one read of the room every half second."""
+        room, ann, bob = await together_room()
+        reads = []
+        real = consumers._open_room_version
+        monkeypatch.setattr(
+            consumers,
+            "_open_room_version",
+            lambda code: reads.append(code) or real(code),
+        )
+        layer = channel_layers["default"]
+        joins = []
+        group_add = layer.group_add
+
+        async def recording(group, channel):
+            joins.append(group)
+            await group_add(group, channel)
+
+        monkeypatch.setattr(layer, "group_add", recording)
+        ws = await joined(room, ann)
+        tvs = [await watch(room) for _ in range(20)]
+        for tv in tvs:
+            await tv.receive_json_from()  # hello
+            assert (await tv.receive_json_from(timeout=3))["type"] == "state"
+        assert joins == [group_name(room.code)]  # Ann's socket only
+        reads.clear()
+        await asyncio.sleep(1.2)
+        assert 1 <= len(reads) <= 3
+        for tv in tvs:
+            await tv.disconnect()
+        await ws.disconnect()
+        assert room.code not in consumers.WatchFeed.feeds
