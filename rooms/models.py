@@ -1,9 +1,11 @@
-"""Live rooms: the room and its seats, the rounds dealt in it, each racer's
-state, and the numbered log of events the clients follow.
+"""Live rooms: the room and its seats, the rounds dealt in it (each racer's
+state, or a Together game's), and the numbered log of events the clients
+follow.
 
 The rows are the authority; the channel layer only tells clients that
-something changed. Rules live in rooms.race, changes go through
-rooms.actions (under the room's row lock), never by saving these directly.
+something changed. Rules live in rooms.race and rooms.together; changes go
+through rooms.actions (under the room's row lock), never by saving these
+directly.
 """
 
 import secrets

@@ -152,6 +152,7 @@ function renderRace(round) {
       view.minis.set(racer.seat, entry);
     }
     entry.li.classList.toggle("turn", racer.seat === star?.seat);
+    entry.li.style.order = places.get(racer.seat) ?? 99; // in standings order
     entry.li.dataset.matches = racer.matches;
     entry.name.textContent = `${places.get(racer.seat) ?? ""}. ${racer.name}`;
     const note = racer.status === "playing" ? "" : ` · ${racer.status.replace("_", " ")}`;
