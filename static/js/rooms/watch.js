@@ -59,10 +59,12 @@ function scene() {
 function showPile(key, positions, faces, standing) {
   const s = scene();
   if (view.key !== key) {
+    // A new deal builds up; another racer's pile simply appears.
+    const dealt = view.key?.split("/")[0] !== key.split("/")[0];
     view.key = key;
     view.faces = faces.join();
     const tiles = positions.map(([x, y, z], i) => ({ x, y, z, face: faces[i] }));
-    s.setTiles(tiles, standing, true);
+    s.setTiles(tiles, standing, dealt);
   } else {
     if (faces.join() !== view.faces) {
       view.faces = faces.join();
