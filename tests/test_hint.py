@@ -1,14 +1,21 @@
 """Hints: a pair that keeps the pile clearable, chosen the same way every time."""
 
+import json
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.board import Board
 from games.engine.catalogue import get_layout
 from games.engine.deal import generate_deal
-from games.engine.hint import hint
+from games.engine.formats import position_from_json
+from games.engine.hint import HINT_NODE_BUDGET, hint
 from games.engine.solver import solve
 from tests.engine_helpers import board_of
+
+CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
 
 
 def partway(slug: str, seed: int, taken: int) -> Board:
@@ -81,3 +88,27 @@ def test_when_nothing_keeps_it_clearable_the_flag_says_so():
 def test_no_free_pair_gives_no_hint():
     board = board_of((0, 0, 0, "dots-1"), (4, 0, 0, "dots-2"))
     assert hint(board).pair is None
+
+
+@pytest.mark.parametrize("seed", ["149", "202", "467", "475"])
+def test_a_hint_on_a_hard_position_stays_within_its_budget(seed, monkeypatch):
+    """Hard random positions: the hint still answers within its node budget,
+    with a free matching pair, verified or flagged as not verified."""
+    import games.engine.hint as hint_module
+
+    spent = []
+
+    def counting_solve(board, max_nodes):
+        result = solve(board, max_nodes=max_nodes)
+        spent.append(result.nodes)
+        return result
+
+    monkeypatch.setattr(hint_module, "solve", counting_solve)
+    case = json.loads((CASES / f"turtle-random-seed{seed}.json").read_text())
+    board = position_from_json(case).board
+    h = hint(board)
+    assert sum(spent) <= HINT_NODE_BUDGET
+    assert h.pair in board.free_pairs()
+    if h.clearable is True:
+        board.take(*h.pair)
+        assert solve(board).solvable is not False
