@@ -4,9 +4,11 @@ page open: the host deals Together, takes pairs on her turns by tapping the
 page follows the shared pile and the cards, and both pages end with the
 final standings."""
 
+import threading
 import time
 
 import pytest
+from django.db import connection
 
 from rooms import actions
 from rooms.models import Room
@@ -46,13 +48,24 @@ def shared_state(code: str):
     return Room.objects.get(code=code).current_round.together_state()
 
 
+def _timers_once() -> None:
+    try:
+        for room_id in actions.due_rooms():
+            actions.apply_due_timers(room_id)
+    finally:
+        connection.close()
+
+
 def run_timers_until(code: str, done, timeout_s: float = 20) -> None:
-    """Play the timer process's part (the bot's turns) until `done()`."""
+    """Play the timer process's part (the bot's turns) until `done()`. On a
+    thread of its own, as a process apart would be: this one runs
+    Playwright's event loop, where publishing to the channel layer cannot."""
     end = time.monotonic() + timeout_s
     while not done():
         assert time.monotonic() < end, "the bot did not play"
-        for room_id in actions.due_rooms():
-            actions.apply_due_timers(room_id)
+        timer = threading.Thread(target=_timers_once)
+        timer.start()
+        timer.join()
         time.sleep(0.1)
 
 
