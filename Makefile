@@ -31,6 +31,7 @@ run: deps
 
 test: deps
 	$(PY) -m ruff check .
+	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser
 	node --test static/js/tests/
 	# Playwright's sync API and pytest-asyncio cannot share a process.
