@@ -1,10 +1,12 @@
-"""Two players race on a Small pile in two browsers: hosting, joining by the
-invite link, dealing, and each seeing the other's matches in the strip."""
+"""Two players race on a Small pile in two browsers (a desktop and a phone):
+hosting, joining by the invite link, dealing, playing on the 3D pile (taps on
+the canvas and the hidden list of free tiles), a blocked tile refused with
+its reason, and each seeing the other's matches in the strip."""
 
 import pytest
 
 from rooms.models import Room
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.conftest_rooms import rooms_server  # noqa: F401 (fixture)
 from tests.room_helpers import solution
 
@@ -19,8 +21,8 @@ def open_page(chromium):
     any script error fails the test."""
     opened = []
 
-    def open_page(url: str):
-        context = chromium.new_context(viewport=PHONE)
+    def open_page(url: str, viewport=PHONE):
+        context = chromium.new_context(viewport=viewport)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -46,13 +48,28 @@ def strip_matches(page, seat: int, matches: int) -> None:
     )
 
 
+def settled(page) -> None:
+    """Wait until no tile or camera animation runs on the 3D pile."""
+    wait_for(page, "window.tilesRoom.race.scene?.idle === true")
+
+
 def take(page, pair) -> None:
+    """Pick the pair's tiles from the hidden list of free tiles, as a
+    keyboard or screen-reader user would."""
     for tile in pair:
-        page.locator(f'#board .tile[data-tile="{tile}"]').dispatch_event("click")
+        page.locator(f'#free-tiles button[data-index="{tile}"]').dispatch_event("click")
+
+
+def tap(page, tile: int) -> None:
+    """Tap a tile of the 3D pile where it shows, as a player would."""
+    settled(page)
+    point = page.evaluate(f"window.tilesRoom.race.scene.tappablePoint({tile})")
+    assert point is not None, f"tile {tile} cannot be tapped from this view"
+    page.mouse.click(point["x"], point["y"])
 
 
 def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  # noqa: F811
-    ann = open_page(f"{rooms_server}/rooms/")
+    ann = open_page(f"{rooms_server}/rooms/", DESKTOP)
     ann.fill("#host-form input[name=name]", "Ann")
     ann.click("#host-form button[type=submit]")
     wait_for(ann, "document.querySelector('#room')?.dataset.status === 'lobby'")
@@ -79,13 +96,31 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  
     ann.select_option("#deal-form select[name=limit]", "0")
     ann.click("#deal")
     for page in (ann, bob):
-        wait_for(page, "document.querySelectorAll('#board .tile').length === 32")
+        wait_for(page, "window.tilesRoom.race.scene?.n === 32")
         wait_for(page, "document.querySelectorAll('#strip li').length === 2")
     pairs = solution(Room.objects.get(code=code))
-    ann.wait_for_timeout(1600)  # the pile builds, then the clocks start
+    # The pile builds, then the clocks start and the free tiles are listed.
+    for page in (ann, bob):
+        wait_for(page, "document.querySelectorAll('#free-tiles button').length > 0")
 
-    take(ann, pairs[0])
+    # A covered or side-held tile shakes and the page says why.
+    blocked = ann.evaluate(
+        "(() => { const r = window.tilesRoom.race;"
+        " return r.standing.findIndex((up, i) =>"
+        " up && r.geometry.blockedReason(i, r.standing)); })()"
+    )
+    ann.evaluate(f"window.tilesRoom.race.tap({blocked})")
+    assert ann.evaluate("window.tilesRoom.race.scene.shakes") == 1
+    assert ann.locator("#room").get_attribute("data-blocked") in ("covered", "sides")
+    assert "That tile is" in ann.inner_text("#race-message")
+
+    # Ann taps her first pair on the canvas: the first tile lifts, the second
+    # sends the pair.
+    tap(ann, pairs[0][0])
+    wait_for(ann, f"window.tilesRoom.race.selected === {pairs[0][0]}")
+    tap(ann, pairs[0][1])
     strip_matches(bob, 0, 1)
+    wait_for(ann, "document.querySelector('#board').dataset.moves === '1'")
     take(bob, pairs[0])
     strip_matches(ann, 1, 1)
     # Bob pauses for everyone: Ann's pile is covered until she resumes.
@@ -93,7 +128,13 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  
     wait_for(ann, "!document.querySelector('#paused-cover').hidden")
     ann.click("#resume")
     wait_for(bob, "document.querySelector('#paused-cover').hidden")
-    bob.screenshot(path=artifacts / "room-race.png")
+    take(bob, pairs[1])
+    strip_matches(ann, 1, 2)
+    bob.click("#hint")
+    for page in (ann, bob):
+        settled(page)
+    ann.screenshot(path=artifacts / "room-race.png")
+    bob.screenshot(path=artifacts / "room-race-phone.png")
 
     for k, pair in enumerate(pairs[1:], start=2):
         take(ann, pair)

@@ -3,9 +3,9 @@
 // comes from the state the connection keeps; every action is a message to
 // the server.
 
-import { Geometry, matches } from "../board/rules.js";
 import { FlatBoard } from "./board.js";
 import { RoomConnection } from "./connection.js";
+import { RaceView } from "./race.js";
 import { clockText, ownMs, standingOf } from "./state.js";
 import { TogetherView } from "./together.js";
 
@@ -29,12 +29,8 @@ const RACER_STATUS = {
 };
 
 const view = {
-  number: null, // the round the board and strip were built for
-  geometry: null,
-  board: null,
+  number: null, // the round the strip was built for
   minis: new Map(),
-  selected: null,
-  hint: [],
 };
 
 const conn = new RoomConnection(root.dataset.code, { onChange: render, onStatus });
@@ -51,7 +47,18 @@ const together = new TogetherView(
   conn,
   act,
 );
-window.tilesRoom = { conn, together };
+const race = new RaceView(
+  {
+    pile: $("board"),
+    list: $("free-tiles"),
+    message: $("race-message"),
+    fit: $("fit"),
+    root,
+  },
+  act,
+  () => mine(),
+);
+window.tilesRoom = { conn, together, race };
 
 function onStatus(status) {
   root.dataset.conn = status;
@@ -76,6 +83,7 @@ async function act(type, fields) {
   return reply;
 }
 
+const matchesText = (n) => `${n} match${n === 1 ? "" : "es"}`;
 const isHost = () => conn.state?.room.host_seat === conn.seat;
 const mine = () => conn.state?.round?.racers?.find((r) => r.seat === conn.seat) ?? null;
 const nameOf = (seat) =>
@@ -145,16 +153,6 @@ function renderGame(state) {
 
 function buildRound(round) {
   view.number = round.number;
-  view.selected = null;
-  view.hint = [];
-  const tiles = round.positions.map(([x, y, z]) => ({ x, y, z }));
-  view.geometry = new Geometry(tiles);
-  const width = Math.min($("board-wrap").clientWidth || 360, 900);
-  const span = Math.max(...round.positions.map((p) => p[0])) + 3;
-  view.board = new FlatBoard($("board"), round.positions, {
-    unit: Math.max(8, Math.min(30, Math.floor(width / span))),
-    onPick: pick,
-  });
   view.minis.clear();
   $("strip").replaceChildren();
 }
@@ -172,13 +170,13 @@ function renderStrip(round) {
       count.className = "strip-matches";
       li.append(name, pile, count);
       $("strip").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 4, mini: true });
+      const board = new FlatBoard(pile, round.positions, { unit: 4 });
       entry = { li, name, count, board };
       view.minis.set(racer.seat, entry);
     }
     const note = RACER_STATUS[racer.status];
     entry.name.textContent = racer.name + (racer.seat === conn.seat ? " (you)" : "");
-    entry.count.textContent = `${racer.matches} matches${note ? `, ${note}` : ""}`;
+    entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
     entry.li.dataset.status = racer.status;
     entry.board.update(standingOf(racer.standing, round.positions.length));
@@ -189,19 +187,15 @@ function renderBoard(round, me) {
   $("board-wrap").hidden = !me;
   $("paused-cover").hidden = !round.paused;
   $("board").classList.toggle("covered", round.paused);
-  if (!me) return;
-  const standing = standingOf(me.standing, round.positions.length);
-  const playing = me.status === "playing" && round.status === "racing";
-  const free = playing && !round.paused ? view.geometry.freeTiles(standing) : [];
-  if (view.selected !== null && !free.includes(view.selected)) view.selected = null;
-  view.board.update(standing, {
-    faces: me.faces,
-    free: new Set(free),
-    selected: view.selected,
-    hint: view.hint,
-  });
-  $("board").dataset.moves = me.moves;
+  if (me) race.render(round, me, canPlay(round, me));
 }
+
+// Tiles can be taken once the pile has built and while the clock runs.
+const canPlay = (round, me) =>
+  me.status === "playing" &&
+  round.status === "racing" &&
+  !round.paused &&
+  conn.serverNow() >= (round.running_since ?? Infinity);
 
 function renderControls(round, me, racing) {
   const playing = racing && me?.status === "playing";
@@ -223,7 +217,7 @@ function renderStandings(round, me) {
       const li = document.createElement("li");
       li.dataset.seat = p.seat;
       const result =
-        p.status === "cleared" ? clockText(p.ms) : `${p.matches} matches`;
+        p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
       const note = p.status === "playing" ? " (playing)" : "";
       li.textContent = `${p.place}. ${nameOf(p.seat)}: ${result}${note}`;
       return li;
@@ -245,6 +239,8 @@ function tick() {
   const round = conn.state?.round;
   const me = mine();
   if (!round || !me) return;
+  // The clock starts with no event: the pile opens to taps then.
+  if (round.mode === "race" && canPlay(round, me) !== race.canPlay) renderBoard(round, me);
   const own = ownMs(round, me, conn.serverNow());
   $("clock").textContent = clockText(own);
   $("limit").textContent = round.limit_ms
@@ -252,22 +248,6 @@ function tick() {
     : "";
 }
 setInterval(tick, 250);
-
-async function pick(i) {
-  const me = mine();
-  if (!me) return;
-  const sel = view.selected;
-  view.hint = [];
-  if (sel === null || sel === i) {
-    view.selected = sel === i ? null : i;
-  } else if (matches(me.faces[sel], me.faces[i])) {
-    view.selected = null;
-    await act("take", { a: sel, b: i, move: me.moves });
-  } else {
-    view.selected = i;
-  }
-  renderBoard(conn.state.round, mine());
-}
 
 function restoreChoices() {
   const form = $("deal-form");
@@ -303,13 +283,7 @@ $("add-bot").addEventListener("click", () =>
   act("add_bot", { level: $("bot-level").value }),
 );
 $("start-game").addEventListener("click", () => act("start_game"));
-$("hint").addEventListener("click", async () => {
-  const reply = await act("hint");
-  if (reply.type === "hint" && reply.pair) {
-    view.hint = reply.pair;
-    renderBoard(conn.state.round, mine());
-  }
-});
+$("hint").addEventListener("click", () => race.hint());
 $("undo").addEventListener("click", () => act("undo", { move: mine().moves }));
 $("shuffle").addEventListener("click", () => act("shuffle"));
 $("stop").addEventListener("click", () => act("stop"));

@@ -149,7 +149,7 @@ function renderRace(round) {
       count.className = "seat-lead";
       li.append(name, pile, count);
       $("w-racers").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 8, mini: true });
+      const board = new FlatBoard(pile, round.positions, { unit: 8 });
       entry = { li, name, count, board };
       view.minis.set(racer.seat, entry);
     }

@@ -1,0 +1,177 @@
+// A racer's own pile on the room page: the solo board's 3D scene and its
+// hidden list of free tiles, driven by the room's state instead of the solo
+// API. Taps answer at once with the page's copy of the rules; the pair is
+// sent, and whenever the server's pile differs (a refusal, an undo, a
+// shuffle) the board is brought back to it.
+
+import { FreeTileList, REASONS, faceName } from "../board/a11y.js";
+import { Geometry, groupOf, matches } from "../board/rules.js";
+import { BoardScene } from "../board/scene.js";
+import { standingOf } from "./state.js";
+
+const MESSAGE_MS = 4500;
+
+/**
+ * Pair up tiles that changed side (for the fly animation): each with a tile
+ * of the same group, else with whichever is left.
+ */
+function pairUp(indices, faces) {
+  const rest = [...indices];
+  const pairs = [];
+  while (rest.length > 1) {
+    const a = rest.shift();
+    const k = rest.findIndex((b) => groupOf(faces[b]) === groupOf(faces[a]));
+    pairs.push([a, rest.splice(k < 0 ? 0 : k, 1)[0]]);
+  }
+  return pairs;
+}
+
+export class RaceView {
+  /**
+   * @param els {pile, list, message, fit, root}
+   * @param act sends an action to the server; resolves with its reply
+   * @param mine the player's racer in the room's current state, or null
+   */
+  constructor(els, act, mine) {
+    this.els = els;
+    this.act = act;
+    this.mine = mine;
+    this.scene = null; // made at the first deal: no WebGL for a Together room
+    this.list = null;
+    els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
+    this.number = null;
+    this.geometry = null;
+    this.faces = [];
+    this.standing = [];
+    this.selected = -1;
+    this.pending = 0; // takes sent and not yet answered
+    this.moves = 0; // the undo log's length, counting takes in flight
+    this.canPlay = false;
+    this.messageTimer = 0;
+  }
+
+  /** Show `me`'s pile of `round`; `canPlay` when taps may take pairs. */
+  render(round, me, canPlay) {
+    if (!this.scene) this.#start();
+    this.canPlay = canPlay;
+    if (this.number !== round.number) this.build(round, me);
+    else if (this.pending === 0) this.follow(me);
+    if (!canPlay) this.select(-1);
+    this.refresh();
+    this.els.pile.dataset.moves = me.moves;
+  }
+
+  #start() {
+    const els = this.els;
+    this.scene = new BoardScene(els.pile, {
+      onTap: (i) => this.tap(i),
+      onTable: () => this.select(-1),
+      onMovedChange: (moved) => {
+        els.fit.hidden = !moved;
+      },
+    });
+    this.list = new FreeTileList(
+      els.list,
+      (i) => this.tap(i),
+      (i) => this.scene.setFocus(i),
+    );
+  }
+
+  build(round, me) {
+    this.number = round.number;
+    this.faces = [...me.faces];
+    this.standing = standingOf(me.standing, round.positions.length);
+    this.selected = -1;
+    this.pending = 0;
+    this.moves = me.moves;
+    const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, id: i, face: me.faces[i] }));
+    this.geometry = new Geometry(tiles);
+    this.list.setTiles(tiles);
+    this.scene.setTiles(tiles, this.standing, true);
+  }
+
+  /** Bring the pile to the server's: pairs fly off or back, new faces hop. */
+  follow(me) {
+    this.moves = me.moves;
+    const theirs = standingOf(me.standing, this.standing.length);
+    const gone = [];
+    const back = [];
+    theirs.forEach((up, i) => {
+      if (this.standing[i] && !up) gone.push(i);
+      else if (!this.standing[i] && up) back.push(i);
+    });
+    for (const [a, b] of pairUp(gone, this.faces)) this.scene.fly(a, b, true);
+    for (const [a, b] of pairUp(back, this.faces)) this.scene.fly(a, b, false);
+    if (gone.length % 2 || back.length % 2) this.scene.setStanding(theirs);
+    this.standing = theirs;
+    if (me.faces.some((f, i) => f !== this.faces[i])) {
+      this.faces = [...me.faces];
+      this.scene.setFaces(this.faces);
+      this.scene.hopAll();
+      this.select(-1);
+    }
+    if (gone.length || back.length) this.scene.followPile(this.standing);
+  }
+
+  /** Shading, the free-tile list and the selection, from the page's pile. */
+  refresh() {
+    const free = this.canPlay ? this.geometry.freeTiles(this.standing) : [];
+    if (this.selected >= 0 && !free.includes(this.selected)) this.select(-1);
+    this.scene.setBlocked(this.standing.map((up, i) => up && !this.geometry.isFree(i, this.standing)));
+    this.list.update(free, this.faces, this.selected);
+  }
+
+  tap(i) {
+    if (!this.canPlay || !this.standing[i]) return;
+    const reason = this.geometry.blockedReason(i, this.standing);
+    if (reason) {
+      this.scene.shake(i);
+      this.say(REASONS[reason]);
+      this.els.root.dataset.blocked = reason;
+      return;
+    }
+    const sel = this.selected;
+    if (sel === i) this.select(-1);
+    else if (sel >= 0 && matches(this.faces[sel], this.faces[i])) this.take(sel, i);
+    else this.select(i);
+  }
+
+  select(i) {
+    if (i === this.selected) return;
+    this.selected = i;
+    this.scene?.select(i);
+    if (i >= 0) this.say(`${faceName(this.faces[i])} picked up.`);
+    if (this.geometry) this.refresh();
+  }
+
+  async take(a, b) {
+    this.select(-1);
+    this.standing[a] = this.standing[b] = false;
+    this.scene.fly(a, b, true);
+    this.scene.followPile(this.standing);
+    this.refresh();
+    this.say("");
+    this.pending++;
+    const reply = await this.act("take", { a, b, move: this.moves++ });
+    this.pending--;
+    // The server said no (or has moved on): its pile is the true one. On
+    // an ack the pile already shows the pair gone, its event follows.
+    const me = this.mine();
+    if (reply.type === "error" && this.pending === 0 && me) {
+      this.follow(me);
+      this.refresh();
+    }
+  }
+
+  async hint() {
+    const reply = await this.act("hint");
+    if (reply.type === "hint" && reply.pair) this.scene.showHint(...reply.pair);
+  }
+
+  say(text) {
+    const el = this.els.message;
+    el.textContent = text;
+    clearTimeout(this.messageTimer);
+    if (text) this.messageTimer = setTimeout(() => (el.textContent = ""), MESSAGE_MS);
+  }
+}
