@@ -130,11 +130,34 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  
     wait_for(bob, "document.querySelector('#paused-cover').hidden")
     take(bob, pairs[1])
     strip_matches(ann, 1, 2)
+    # Undo puts the pair back from the server's state; Bob takes it again.
+    bob.click("#undo")
+    strip_matches(ann, 1, 1)
+    wait_for(bob, f"window.tilesRoom.race.standing[{pairs[1][0]}] === true")
+    take(bob, pairs[1])
+    strip_matches(ann, 1, 2)
+    # A pair the server refuses (these two do not match): the board is put
+    # back as the server has it.
+    settled(bob)
+    a, b = bob.evaluate(
+        "(() => { const r = window.tilesRoom.race;"
+        " const free = r.geometry.freeTiles(r.standing);"
+        " for (const a of free) for (const b of free)"
+        "   if (r.faces[a].split('-')[0] !== r.faces[b].split('-')[0]) return [a, b];"
+        " })()"
+    )
+    bob.evaluate(f"window.tilesRoom.race.take({a}, {b})")
+    wait_for(bob, "!document.querySelector('#notice').hidden")
+    wait_for(
+        bob,
+        f"window.tilesRoom.race.standing[{a}] && window.tilesRoom.race.standing[{b}]",
+    )
+    strip_matches(ann, 1, 2)
     bob.click("#hint")
-    for page in (ann, bob):
-        settled(page)
-    ann.screenshot(path=artifacts / "room-race.png")
+    bob.wait_for_timeout(700)  # the hinted pair glows
     bob.screenshot(path=artifacts / "room-race-phone.png")
+    settled(ann)
+    ann.screenshot(path=artifacts / "room-race.png")
 
     for k, pair in enumerate(pairs[1:], start=2):
         take(ann, pair)
