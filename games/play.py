@@ -150,17 +150,6 @@ def _acting(state: RunState, now: datetime) -> Clock:
     return state.clock.started(now)
 
 
-def _culprit(board: Board, a: int, b: int, reason: str) -> int | None:
-    """The tile a refused pair is refused for, to point at on screen."""
-    for t in (a, b):
-        if reason == "gone":
-            if not board.is_standing(t):
-                return t
-        elif board.layout.blocked_reason(t, board.standing) == reason:
-            return t
-    return None
-
-
 def take(state: RunState, a: int, b: int, move: int, now: datetime) -> RunState:
     """Take the pair (a, b); `move` is how many pairs the client saw taken.
 
@@ -176,7 +165,7 @@ def take(state: RunState, a: int, b: int, move: int, now: datetime) -> RunState:
     try:
         board.take(a, b)
     except MoveError as e:
-        raise BadMove(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+        raise BadMove(e.reason, str(e), e.tile) from None
     clock = _acting(state, now)
     status = PLAYING
     if board.cleared:

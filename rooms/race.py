@@ -28,7 +28,7 @@ from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
-from games.play import BUILD_DELAY_MS, Clock
+from games.play import BUILD_DELAY_MS, BadMove, Clock, Conflict, PlayError
 from rooms import bots
 
 Pair = tuple[int, int]
@@ -49,22 +49,11 @@ RACING = "racing"
 OVER = "over"
 
 
-class RaceError(Exception):
-    """An event the rules refuse; `code` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str, tile: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.tile = tile
-
-
-class Refused(RaceError):
-    """The request itself is wrong: an illegal pair, an action not allowed."""
-
-
-class Conflict(RaceError):
-    """The request does not fit the race as it is now (paused, over, stale)."""
+# The same refusals as solo play: an illegal request (answered as an error
+# to the sender) or one that no longer fits the state (a stale move count,
+# a finished race). Renamed here for what they refuse.
+RaceError = PlayError
+Refused = BadMove
 
 
 @dataclass(frozen=True)
@@ -287,17 +276,6 @@ def _acting(race: Race, seat: int, now: datetime, move: int | None = None) -> Ra
     return racer
 
 
-def _culprit(board: Board, a: int, b: int, reason: str) -> int | None:
-    """The tile a refused pair is refused for, to point at on screen."""
-    for t in (a, b):
-        if reason == "gone":
-            if not board.is_standing(t):
-                return t
-        elif board.layout.blocked_reason(t, board.standing) == reason:
-            return t
-    return None
-
-
 def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Race:
     """Take the pair (a, b) on the racer's own board. `move` is how many
     moves the client saw; repeating the last pair with its own count (a
@@ -314,7 +292,7 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     try:
         board.take(a, b)
     except MoveError as e:
-        raise Refused(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+        raise Refused(e.reason, str(e), e.tile) from None
     ms = race.own_ms(racer, now)
     racer = replace(racer, steps=(*racer.steps, Step(ms, tuple(sorted((a, b))))))
     if board.cleared:

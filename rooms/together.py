@@ -63,7 +63,7 @@ from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.play import Clock
 from rooms import together_bots as bots
-from rooms.race import Conflict, Refused, _culprit
+from rooms.race import Conflict, Refused
 
 Pair = tuple[int, int]
 
@@ -427,7 +427,7 @@ def take_pair(state: Together, seat: int, a: int, b: int, now: datetime) -> Toge
     try:
         board.check_pair(a, b)
     except MoveError as e:
-        raise Refused(e.reason, str(e), _culprit(board, a, b, e.reason)) from None
+        raise Refused(e.reason, str(e), e.tile) from None
     return _take(state, index, pair, state.game_ms(now))
 
 

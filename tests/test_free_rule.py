@@ -111,13 +111,19 @@ def test_taking_updates_the_free_set_and_undo_restores_it():
 
 
 @pytest.mark.parametrize(
-    "a, b, reason",
-    [(0, 0, "same"), (0, 3, "mismatch"), (1, 0, "sides"), (0, 9, "gone")],
+    "a, b, reason, tile",
+    [
+        (0, 0, "same", None),
+        (0, 3, "mismatch", None),
+        (0, 1, "sides", 1),
+        (1, 0, "sides", 1),
+        (0, 9, "gone", 9),
+    ],
 )
-def test_illegal_pairs_say_why(a, b, reason):
+def test_illegal_pairs_say_why_and_name_the_tile_at_fault(a, b, reason, tile):
     layout = lay((0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0))
     board = Board(layout, ("dots-1", "dots-1", "dots-2", "dots-2"))
     with pytest.raises(MoveError) as err:
         board.take(a, b)
-    assert err.value.reason == reason
+    assert (err.value.reason, err.value.tile) == (reason, tile)
     assert board.standing == layout.all_mask

@@ -14,11 +14,13 @@ GROUP_INDEX = {g: i for i, g in enumerate(GROUPS)}
 
 
 class MoveError(ValueError):
-    """A pair that cannot be taken; `reason` says why in one word."""
+    """A pair that cannot be taken; `reason` says why in one word, and
+    `tile` names the tile at fault when one is (to point at on screen)."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, tile: int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
+        self.tile = tile
 
 
 def iter_bits(mask: int):
@@ -83,13 +85,13 @@ class Board:
             raise MoveError("same", "a tile cannot be paired with itself")
         for t in (a, b):
             if not self.is_standing(t):
-                raise MoveError("gone", f"tile {t} is not on the board")
+                raise MoveError("gone", f"tile {t} is not on the board", t)
         for t in (a, b):
             reason = self.layout.blocked_reason(t, self.standing)
             if reason == "covered":
-                raise MoveError("covered", f"tile {t} is covered")
+                raise MoveError("covered", f"tile {t} is covered", t)
             if reason == "sides":
-                raise MoveError("sides", f"tile {t} is held on both sides")
+                raise MoveError("sides", f"tile {t} is held on both sides", t)
         if self.groups[a] != self.groups[b]:
             raise MoveError(
                 "mismatch", f"{self.faces[a]} does not match {self.faces[b]}"
