@@ -151,8 +151,10 @@ export class RaceView {
     this.scene.followPile(this.standing);
     this.refresh();
     this.say("");
+    const number = this.number;
     this.pending++;
     const reply = await this.act("take", { a, b, move: this.moves++ });
+    if (number !== this.number) return; // a new deal was built meanwhile
     this.pending--;
     // The server said no (or has moved on): its pile is the true one. On
     // an ack the pile already shows the pair gone, its event follows.
