@@ -9,7 +9,6 @@ from rooms import actions
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
 from rooms.race import LATE_JOIN_MS, Conflict, RaceError
 from tests.room_helpers import (
-    RoomClock,
     apply_events,
     fresh_state,
     person,
@@ -17,30 +16,6 @@ from tests.room_helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return RoomClock(monkeypatch)
-
-
-@pytest.fixture
-def ann():
-    return person("Ann")
-
-
-@pytest.fixture
-def bob():
-    return person("Bob")
-
-
-@pytest.fixture
-def room(clock, ann, bob):
-    """Ann hosts, Bob joins; both are on the game screen."""
-    room = actions.create_room(ann, "Ann")
-    actions.join_room(room.code, bob, "Bob")
-    actions.start_game(room.code, ann)
-    return room
 
 
 def dealt(room, host, pile="small", limit=0):

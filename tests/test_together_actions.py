@@ -11,33 +11,9 @@ from rooms import actions
 from rooms.models import Event, Room
 from rooms.race import RaceError
 from rooms.together import TURN_MS
-from tests.room_helpers import RoomClock, apply_events, fresh_state, person
+from tests.room_helpers import apply_events, fresh_state, person
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return RoomClock(monkeypatch)
-
-
-@pytest.fixture
-def ann():
-    return person("Ann")
-
-
-@pytest.fixture
-def bob():
-    return person("Bob")
-
-
-@pytest.fixture
-def room(clock, ann, bob):
-    """Ann hosts, Bob joins; both are on the game screen."""
-    room = actions.create_room(ann, "Ann")
-    actions.join_room(room.code, bob, "Bob")
-    actions.start_game(room.code, ann)
-    return room
 
 
 def deal(room, host, clock, at_ms=1000) -> Room:
