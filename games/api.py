@@ -8,6 +8,7 @@ CSRF is enforced by Django's middleware as for any form POST.
 
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 
 from django.http import HttpRequest, JsonResponse
@@ -29,6 +30,8 @@ class BadBody(ValueError):
 def run_json(run: Run) -> dict:
     state = run.state()
     board = state.board()
+    now = actions.current_time()
+    since = state.clock.running_since
     return {
         "id": run.public_id,
         "board": run.board_key,
@@ -37,7 +40,11 @@ def run_json(run: Run) -> dict:
         "tiles": run.tiles,
         "removed": run.moves,
         "status": run.status,
-        "elapsed_ms": run.elapsed_ms(actions.current_time()),
+        "elapsed_ms": run.elapsed_ms(now),
+        # While a new pile builds on screen the clock has not started yet.
+        "starts_in_ms": max(0, (since - now) // timedelta(milliseconds=1))
+        if since
+        else 0,
         "hints": run.hints,
         "shuffles": run.shuffles,
         "undos": run.undos,

@@ -22,10 +22,14 @@ def elapsed(me: Browser, run: dict) -> int:
 
 def test_the_clock_waits_for_the_pile_to_build(game):
     clock, me, run = game
-    clock.advance(BUILD_DELAY_MS)
+    assert run["starts_in_ms"] == BUILD_DELAY_MS
+    clock.advance(500)
+    assert me.get(run["id"]).json()["starts_in_ms"] == BUILD_DELAY_MS - 500
+    clock.advance(BUILD_DELAY_MS - 500)
     assert elapsed(me, run) == 0
     clock.advance(4000)
     assert elapsed(me, run) == 4000
+    assert me.get(run["id"]).json()["starts_in_ms"] == 0
 
 
 def test_pause_stops_the_clock_and_resume_starts_it_again(game):

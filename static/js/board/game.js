@@ -8,8 +8,6 @@ import { FreeTileList, REASONS, faceName } from "./a11y.js";
 import { Geometry, matches } from "./rules.js";
 import { BoardScene } from "./scene.js";
 
-// The server starts the clock once the pile has built (games/play.py).
-const BUILD_MS = 1500;
 const MESSAGE_MS = 4500;
 const RETRY_MS = 3000;
 const SHADING_KEY = "tiles.shading";
@@ -204,8 +202,7 @@ class Game {
     const now = performance.now();
     const running = run.status === "playing";
     // A new pile: the server's clock starts when it has built.
-    const wait = running && run.elapsed_ms === 0 && run.removed.length === 0 ? BUILD_MS : 0;
-    this.clock = { base: run.elapsed_ms, at: now + wait, running };
+    this.clock = { base: run.elapsed_ms, at: now + (run.starts_in_ms || 0), running };
     this.#tick();
   }
 
