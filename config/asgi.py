@@ -11,14 +11,14 @@ django_http = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config.static import CompressedStaticFilesHandler  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # daphne serves the static files itself: one process, nothing else to run.
-        "http": ASGIStaticFilesHandler(django_http),
+        "http": CompressedStaticFilesHandler(django_http),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -1,0 +1,52 @@
+"""daphne serves the static files itself, gzipped for browsers that accept it."""
+
+import gzip
+
+from asgiref.testing import ApplicationCommunicator
+
+from config.asgi import application
+
+THREE = "/static/vendor/three/three.core.js"
+
+
+async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
+    """GET through the whole ASGI application, as daphne calls it. (Channels'
+    HttpCommunicator expects a body in every message; a streamed file ends
+    with a message that has none.)"""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), *headers],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    app = ApplicationCommunicator(application, scope)
+    await app.send_input({"type": "http.request", "body": b""})
+    start = await app.receive_output(5)
+    body = b""
+    while True:
+        message = await app.receive_output(5)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    headers = {name.lower(): value for name, value in start["headers"]}
+    return {"status": start["status"], "headers": headers, "body": body}
+
+
+async def test_three_js_goes_out_gzipped_to_a_browser_that_accepts_it():
+    plain = await fetch(THREE)
+    packed = await fetch(THREE, (b"accept-encoding", b"gzip, br"))
+    assert plain["status"] == packed["status"] == 200
+    assert packed["headers"][b"content-encoding"] == b"gzip"
+    assert gzip.decompress(packed["body"]) == plain["body"]
+    assert len(packed["body"]) < len(plain["body"]) / 3
+
+
+async def test_a_client_without_gzip_gets_the_plain_file():
+    plain = await fetch("/static/js/board/rules.js")
+    assert plain["status"] == 200
+    assert b"content-encoding" not in plain["headers"]
+    assert b"free" in plain["body"]
