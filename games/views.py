@@ -2,16 +2,20 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.players import current_player
 from games.boards import BoardLocked, UnknownBoard, deal_for, free_key
 from games.engine.catalogue import UnknownLayout
+from games.layout_svg import pile_svg
 from games.layouts import playable_layout, playable_layouts
 
 
 def home(request):
-    return render(request, "home.html", {"layouts": playable_layouts()})
+    # The pictures hold only numbers the code put there, so they are safe.
+    cards = [(lay, mark_safe(pile_svg(lay))) for lay in playable_layouts()]
+    return render(request, "home.html", {"cards": cards})
 
 
 # The page's script reads the CSRF token from the cookie for its API calls.

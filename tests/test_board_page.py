@@ -53,3 +53,12 @@ def test_a_locked_level_is_forbidden_and_an_unknown_board_not_found(client):
     assert client.get("/play/turtle/?board=level:100").status_code == 403
     assert client.get("/play/turtle/?board=level:101").status_code == 404
     assert client.get("/play/turtle/?board=daily:1999-01-01:turtle").status_code == 404
+
+
+def test_the_home_page_shows_a_picture_of_each_pile_and_the_ways_to_play(client):
+    from games.layouts import playable_layouts
+
+    page = client.get("/").content.decode()
+    assert page.count("<svg") == len(playable_layouts())
+    for link in ('href="/daily/"', 'href="/levels/"', 'href="/rooms/"'):
+        assert link in page
