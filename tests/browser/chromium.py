@@ -19,3 +19,7 @@ CHROMIUM_ARGS = [
     "--use-angle=swiftshader",
     "--enable-unsafe-swiftshader",
 ]
+
+# The two screens every page is checked on.
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE  # noqa: F401
+
+# The room tests' fixtures, offered to every browser test module.
+from tests.browser.conftest_rooms import open_page, rooms_server  # noqa: F401
 from tests.browser.helpers import wait_settled
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the
@@ -23,8 +26,6 @@ from tests.browser.helpers import wait_settled
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")

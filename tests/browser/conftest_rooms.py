@@ -3,7 +3,7 @@
 pytest-django's live_server is WSGI only. This forks daphne from the test
 process (as channels' ChannelsLiveServerTestCase does), so it serves the
 test database whatever its engine, with committed data: use it with
-`transactional_db`. Import the fixture into the test module.
+`transactional_db`. The browser conftest offers these fixtures to every module.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +14,8 @@ from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connection
+
+from tests.browser.chromium import DESKTOP
 
 START_S = 30
 
@@ -55,3 +57,24 @@ def rooms_server(transactional_db):
     yield f"http://127.0.0.1:{process.port.value}"
     process.terminate()
     process.join(10)
+
+
+@pytest.fixture
+def open_page(chromium):
+    """Opens a page in its own browser context (its own cookies: its own
+    player); any script error on any of them fails the test."""
+    opened = []
+
+    def open_page(url: str, viewport=DESKTOP):
+        context = chromium.new_context(viewport=viewport)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        opened.append((context, errors))
+        page.goto(url)
+        return page
+
+    yield open_page
+    for context, errors in opened:
+        context.close()
+        assert errors == [], f"script errors on the page: {errors}"

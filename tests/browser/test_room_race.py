@@ -7,33 +7,11 @@ import pytest
 
 from rooms.models import Room
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.conftest_rooms import rooms_server  # noqa: F401 (fixture)
 from tests.room_helpers import solution
 
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 15_000
-
-
-@pytest.fixture
-def open_page(chromium):
-    """A page in its own browser context (its own cookies: its own player);
-    any script error fails the test."""
-    opened = []
-
-    def open_page(url: str, viewport=PHONE):
-        context = chromium.new_context(viewport=viewport)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((context, errors))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for context, errors in opened:
-        context.close()
-        assert errors == [], f"script errors on the page: {errors}"
 
 
 def wait_for(page, script: str) -> None:
@@ -68,14 +46,14 @@ def tap(page, tile: int) -> None:
     page.mouse.click(point["x"], point["y"])
 
 
-def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):  # noqa: F811
+def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):
     ann = open_page(f"{rooms_server}/rooms/", DESKTOP)
     ann.fill("#host-form input[name=name]", "Ann")
     ann.click("#host-form button[type=submit]")
     wait_for(ann, "document.querySelector('#room')?.dataset.status === 'lobby'")
     code = ann.locator("#room").get_attribute("data-code")
 
-    bob = open_page(ann.locator("#invite").input_value())
+    bob = open_page(ann.locator("#invite").input_value(), PHONE)
     bob.fill("#join-form input[name=name]", "Bob")
     bob.click("#join-form button[type=submit]")
     wait_for(bob, "document.querySelector('#room')?.dataset.status === 'lobby'")

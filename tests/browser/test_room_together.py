@@ -14,31 +14,10 @@ from rooms import actions
 from rooms.models import Room
 from rooms.together import standings
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.conftest_rooms import rooms_server  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 20_000
-
-
-@pytest.fixture
-def open_page(chromium):
-    """A page in its own browser context; any script error fails the test."""
-    opened = []
-
-    def open_page(url: str, viewport=DESKTOP):
-        context = chromium.new_context(viewport=viewport)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((context, errors))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for context, errors in opened:
-        context.close()
-        assert errors == [], f"script errors on the page: {errors}"
 
 
 def wait_for(page, script: str, timeout: int = WAIT_MS) -> None:
@@ -81,7 +60,7 @@ def tap(page, tile: int) -> None:
 
 def test_a_page_and_a_bot_play_together_with_a_watch_page(
     open_page,
-    rooms_server,  # noqa: F811
+    rooms_server,
     artifacts,
 ):
     ann = open_page(f"{rooms_server}/rooms/")

@@ -6,16 +6,15 @@ import pytest
 
 from rooms import actions
 from rooms.models import Room
-from tests.browser.conftest_rooms import rooms_server  # noqa: F401 (fixture)
-from tests.browser.test_room_together import open_page, wait_for  # noqa: F401
+from tests.browser.test_room_together import wait_for
 from tests.room_helpers import person, solution
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_watch_page_follows_a_race(
-    open_page,  # noqa: F811
-    rooms_server,  # noqa: F811
+    open_page,
+    rooms_server,
     artifacts,
 ):
     ann, bob = person("Ann"), person("Bob")
