@@ -48,3 +48,22 @@ export class FlatBoard {
     });
   }
 }
+
+/**
+ * A racer's card for a strip of small piles: a name, the pile from above and
+ * a line under it, appended to `list`. `opts` names the tags and classes the
+ * page styles, and the pile's scale.
+ */
+export function racerCard(list, seat, positions, opts) {
+  const li = document.createElement("li");
+  li.dataset.seat = seat;
+  const name = document.createElement(opts.tag);
+  name.className = opts.nameClass;
+  const pile = document.createElement("div");
+  const count = document.createElement(opts.tag);
+  count.className = opts.countClass;
+  li.append(name, pile, count);
+  list.append(li);
+  const board = new FlatBoard(pile, positions, { unit: opts.unit });
+  return { li, name, count, board };
+}

@@ -3,7 +3,7 @@
 // comes from the state the connection keeps; every action is a message to
 // the server.
 
-import { FlatBoard } from "./board.js";
+import { racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { RaceView } from "./race.js";
 import { clockText, ownMs, standingOf } from "./state.js";
@@ -161,17 +161,12 @@ function renderStrip(round) {
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
     if (!entry) {
-      const li = document.createElement("li");
-      li.dataset.seat = racer.seat;
-      const name = document.createElement("span");
-      name.className = "strip-name";
-      const pile = document.createElement("div");
-      const count = document.createElement("span");
-      count.className = "strip-matches";
-      li.append(name, pile, count);
-      $("strip").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 4 });
-      entry = { li, name, count, board };
+      entry = racerCard($("strip"), racer.seat, round.positions, {
+        tag: "span",
+        nameClass: "strip-name",
+        countClass: "strip-matches",
+        unit: 4,
+      });
       view.minis.set(racer.seat, entry);
     }
     const note = RACER_STATUS[racer.status];

@@ -7,7 +7,7 @@
 // final standings.
 
 import { BoardScene } from "../board/scene.js";
-import { FlatBoard } from "./board.js";
+import { racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { clockText, standingOf } from "./state.js";
 import { renderSeats, turnLeftMs } from "./together.js";
@@ -140,17 +140,12 @@ function renderRace(round) {
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
     if (!entry) {
-      const li = document.createElement("li");
-      li.dataset.seat = racer.seat;
-      const name = document.createElement("div");
-      name.className = "seat-name";
-      const pile = document.createElement("div");
-      const count = document.createElement("div");
-      count.className = "seat-lead";
-      li.append(name, pile, count);
-      $("w-racers").append(li);
-      const board = new FlatBoard(pile, round.positions, { unit: 8 });
-      entry = { li, name, count, board };
+      entry = racerCard($("w-racers"), racer.seat, round.positions, {
+        tag: "div",
+        nameClass: "seat-name",
+        countClass: "seat-lead",
+        unit: 8,
+      });
       view.minis.set(racer.seat, entry);
     }
     entry.li.classList.toggle("turn", racer.seat === star?.seat);
