@@ -19,16 +19,18 @@ from rooms.models import Room
 from rooms.publish import group_name
 from rooms.together import TURN_MS
 from tests.room_helpers import person
-from tests.test_room_consumer import ORIGIN, connect, joined, reply_to, version
+
+# fresh_layer: the same new in-memory channel layer per test (autouse).
+from tests.test_room_consumer import (  # noqa: F401
+    ORIGIN,
+    connect,
+    fresh_layer,
+    joined,
+    reply_to,
+    version,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def fresh_layer():
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
 
 
 @database_sync_to_async
