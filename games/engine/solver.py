@@ -72,6 +72,10 @@ class _Limit(Exception):
     pass
 
 
+def _first(item: tuple) -> int:
+    return item[0]
+
+
 def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     """Solve from board.standing; the board itself is only read."""
     start = time.perf_counter()
@@ -111,6 +115,7 @@ class _Search:
         for g, m in enumerate(self.members):
             for t in iter_bits(m):
                 self.group_of[t] = g
+        self.tile_gbit = [1 << g for g in self.group_of]
         self.prec = Precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
         self.weight = [m.bit_count() for m in self.prec.below]
@@ -142,6 +147,10 @@ class _Search:
                     self.pair_group.append(g)
                     self.comp.append(first + len(couple) - 1 - k)
         self.pair_gbit = [1 << g for g in self.pair_group]
+        self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
+        self.group_pairs = [0] * len(self.members)
+        for k, g in enumerate(self.pair_group):
+            self.group_pairs[g] |= 1 << k
         # pairings[g]: (first pair, mask of both pairs) for each pairing of g.
         self.pairings: list[list[tuple[int, int]]] = [[] for _ in self.members]
         for k, c in enumerate(self.comp):
@@ -173,6 +182,13 @@ class _Search:
             self.prec, self.pair_tiles, self.pair_group, self.comp
         )
         self._link_groups()
+        # What settling pair k bans: the pairs it conflicts with and the
+        # other pairings of its group. What pairing k's clashes are.
+        self.kill = [
+            self.conflict[k] | self.group_pairs[g] & ~self.pairing_of[k]
+            for k, g in enumerate(self.pair_group)
+        ]
+        self.clash = [self.conflict[k] | self.conflict[c] for k, c in enumerate(self.comp)]
         # The pair of a group of two is settled from the start.
         settle = 0
         for k, c in enumerate(self.comp):
@@ -211,37 +227,36 @@ class _Search:
         pairing of a group of four that conflicts with every pairing still
         open to some other group is banned too (arc consistency).
         """
-        comp, conflict, pair_group = self.comp, self.conflict, self.pair_group
-        members, pairings, gbit = self.members, self.pairings, self.pair_gbit
+        pair_group, pairing_of, kill = self.pair_group, self.pairing_of, self.kill
+        members, group_pairs, gbit = self.members, self.group_pairs, self.pair_gbit
         changed = 0
         while True:
             while news:
                 low = news & -news
                 news ^= low
                 k = low.bit_length() - 1
-                g = pair_group[k]
                 if low & settled:
-                    grow = conflict[k] & ~banned
-                    for _, both in pairings[g]:
-                        if not both & low:
-                            grow |= both & ~banned
+                    grow = kill[k] & ~banned
                     banned |= grow
                     news |= grow
                 if not low & banned:
                     continue
                 changed |= gbit[k]
-                c = 1 << comp[k]
-                if not banned & c:
-                    banned |= c
-                    news |= c
+                rest = pairing_of[k] & ~banned
+                banned |= rest
+                news |= rest
+                g = pair_group[k]
                 if not members[g] & standing:
                     continue
-                still = [both for q, both in pairings[g] if not banned >> q & 1]
-                if not still:
+                # Bans go by whole pairings, so once the news is spread what
+                # is left of a group is a union of its pairings.
+                allowed = group_pairs[g] & ~banned
+                if not allowed:
                     return None
-                if len(still) == 1 and still[0] & ~settled:
-                    settled |= still[0]
-                    news |= still[0]
+                one = pairing_of[(allowed & -allowed).bit_length() - 1]
+                if allowed == one and one & ~settled:
+                    settled |= one
+                    news |= one
             if not changed:
                 return banned, settled
             low = changed & -changed
@@ -249,15 +264,18 @@ class _Search:
             h = low.bit_length() - 1
             if not members[h] & standing:
                 continue
-            held = [both for q, both in pairings[h] if not banned >> q & 1]
+            held = [both for q, both in self.pairings[h] if not banned >> q & 1]
             for g in self.neighbours[h]:
                 if (members[g] & standing).bit_count() != 4:
                     continue
-                for q, both in pairings[g]:
+                for q, both in self.pairings[g]:
                     if banned >> q & 1:
                         continue
-                    clash = conflict[q] | conflict[comp[q]]
-                    if all(clash & other for other in held):
+                    clash = self.clash[q]
+                    for other in held:
+                        if not clash & other:
+                            break
+                    else:
                         banned |= both
                         news |= both
 
@@ -309,11 +327,16 @@ class _Search:
         standing &= ~gone
         free &= ~gone
         cover, left, right = self.cover, self.left, self.right
-        for t in iter_bits((self.affects[a] | self.affects[b]) & standing & ~free):
+        # Bits by hand rather than iter_bits: this is the innermost loop.
+        m = (self.affects[a] | self.affects[b]) & standing & ~free
+        while m:
+            low = m & -m
+            m ^= low
+            t = low.bit_length() - 1
             if not cover[t] & standing and not (
                 left[t] & standing and right[t] & standing
             ):
-                free |= 1 << t
+                free |= low
         return standing, free
 
     def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
@@ -350,24 +373,33 @@ class _Search:
             return pairs
         return None
 
-    def _take(self, standing, free, banned, settled, a, b, path, todo):
+    def _take(self, standing, free, banned, settled, a, b, path, todo, after=None):
         """Take a pair, settle its group, spread that; None when dead.
 
-        `todo` collects the groups worth a new look for safe moves.
+        `todo` collects the groups worth a new look for safe moves; `after`
+        is the (standing, free) pair the move leaves, when already known.
         """
         path.append((a, b))
-        s2, f2 = self._remove(standing, free, a, b)
-        todo |= 1 << self.group_of[a]
-        for t in iter_bits(f2 & ~free):
-            todo |= 1 << self.group_of[t]
+        s2, f2 = after or self._remove(standing, free, a, b)
+        tile_gbit = self.tile_gbit
+        todo |= tile_gbit[a]
+        m = f2 & ~free
+        while m:
+            low = m & -m
+            m ^= low
+            todo |= tile_gbit[low.bit_length() - 1]
         k = self.pid[(a, b)]
         news = (1 << k | 1 << self.comp[k]) & ~settled
         if news:
             state = self._propagate(banned, settled | news, news, s2)
             if state is None:
                 return None
-            for q in iter_bits((state[0] ^ banned) | (state[1] ^ settled)):
-                todo |= self.pair_gbit[q]
+            pair_gbit = self.pair_gbit
+            m = (state[0] ^ banned) | (state[1] ^ settled)
+            while m:
+                low = m & -m
+                m ^= low
+                todo |= pair_gbit[low.bit_length() - 1]
             banned, settled = state
         return s2, f2, banned, settled, todo
 
@@ -384,7 +416,11 @@ class _Search:
             f = m & free
             if f & (f - 1) == 0:
                 continue
-            tiles = list(iter_bits(f))
+            tiles = []
+            while f:
+                low = f & -f
+                f ^= low
+                tiles.append(low.bit_length() - 1)
             pairs = [
                 (a, b)
                 for i, a in enumerate(tiles)
@@ -441,16 +477,17 @@ class _Search:
         if self.nodes >= self.stop:
             raise _Limit
         children = []
+        weight, noise = self.weight, self.noise
         for a, b in self.moves(standing, free, banned):
-            _, f2 = self._remove(standing, free, a, b)
-            score = (f2 & ~free).bit_count() * FREED_WEIGHT
-            score += self.weight[a] + self.weight[b]
-            if self.noise:
-                score += self.noise.below(NOISE)
-            children.append((-score, a, b))
-        children.sort()
-        for _, a, b in children:
-            child = self._take(standing, free, banned, settled, a, b, [], 0)
+            after = self._remove(standing, free, a, b)
+            score = (after[1] & ~free).bit_count() * FREED_WEIGHT
+            score += weight[a] + weight[b]
+            if noise:
+                score += noise.below(NOISE)
+            children.append((-score, a, b, after))
+        children.sort(key=_first)
+        for _, a, b, after in children:
+            child = self._take(standing, free, banned, settled, a, b, [], 0, after)
             if child is None:
                 continue
             rest = self.dfs(*child)
