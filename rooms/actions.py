@@ -20,9 +20,9 @@ from accounts.models import Player
 from games.engine.deal import generate_deal
 from games.engine.hint import Hint
 from games.layouts import playable_layout
-from rooms import race, together
+from rooms import race, sql, together
 from rooms.bots import LEVELS
-from rooms.models import NAME_MAX, Event, Member, Racer, Room, Round
+from rooms.models import NAME_MAX, Member, Racer, Room, Round
 from rooms.publish import publish_on_commit
 from rooms.race import Conflict, RaceError, Refused
 from rooms.state import (
@@ -97,45 +97,25 @@ def _emit(
     """Number and store events, and publish them after commit. Saves the
     room's version and wake_at (which change with the events), plus the
     `changed` fields the action set."""
-    rows = []
+    messages = []
     for kind, data in events:
         room.version += 1
-        rows.append(
-            Event(room=room, version=room.version, kind=kind, data=data, created=now)
-        )
-    Event.objects.bulk_create(rows)
-    room.save(update_fields=["version", "wake_at", *changed])
-    publish_on_commit(room.code, [e.as_message() for e in rows])
+        messages.append({"v": room.version, "kind": kind, "data": data})
+    sql.add_events(room, messages, now)
+    if changed:
+        room.save(update_fields=changed)
+    publish_on_commit(room.code, messages)
 
 
 def _save_race(
-    room: Room, rnd: Round, rows: list[Racer], old: race.Race, new: race.Race
+    room: Room, round_id: int, old: race.Race, new: race.Race
 ) -> tuple[str, dict] | None:
     """Write what changed between two states; the "race" event, or None when
     nothing changed (a retried message)."""
     room.wake_at = race.wake_at(new)
     if new == old:
         return None
-    by_seat = {r.seat: r for r in rows}
-    before = {r.seat: r for r in old.racers}
-    for racer in new.racers:
-        if before.get(racer.seat) == racer:
-            continue
-        row = by_seat.get(racer.seat)
-        if row is None:  # a late joiner
-            row = Racer(round=rnd, seat=racer.seat, name=racer.name)
-            row.bot_level = racer.bot
-            row.set_state(racer)
-            row.save()
-            continue
-        row.set_state(racer)
-        # The faces (a long list) are written only when a shuffle or its
-        # undo changed them.
-        faces = [] if before[racer.seat].faces == racer.faces else ["faces"]
-        row.save(update_fields=[*Racer.STATE_FIELDS, *faces])
-    if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
-        rnd.set_state(new)
-        rnd.save(update_fields=["status", "banked_ms", "running_since", "paused"])
+    sql.save_race(round_id, old, new)
     return ("race", race_patch(old, new))
 
 
@@ -153,26 +133,36 @@ def _save_together(
     return ("together", together_json(new))
 
 
-RaceChange = Callable[[race.Race, Member, Room, datetime], race.Race]
-TogetherChange = Callable[
-    [together.Together, Member, Room, datetime], together.Together
-]
+def _save_state(
+    room: Room,
+    rnd: Round,
+    old: race.Race | together.Together,
+    new: race.Race | together.Together,
+) -> tuple[str, dict] | None:
+    if rnd.is_together:
+        return _save_together(room, rnd, old, new)
+    return _save_race(room, rnd.pk, old, new)
 
 
-def _locked_seat(code: str, player: Player) -> Member:
-    """The player's seat with its room locked, in one query (the path of
-    every move)."""
-    member = (
-        Member.objects.select_related("room", "room__current_round")
-        .select_for_update(of=("room",))
-        .filter(room__code=code, player=player)
-        .exclude(room__status=Room.Status.CLOSED)
-        .first()
-    )
-    if member is None:
-        _locked(code)  # NotFound for a missing or closed room
-        raise Forbidden("not_member", "you are not in this room")
-    return member
+def _in_play(
+    locked: sql.Locked,
+) -> tuple[Round, race.Race | together.Together] | None:
+    """The round in play in a locked room, with its state; None when no race
+    or Together game is in progress. Read after the lock, so it is what the
+    last change left."""
+    round_id = locked.room.current_round_id
+    if locked.mode == Round.Mode.TOGETHER:
+        rnd = Round.objects.get(pk=round_id)
+        if rnd.status != Round.Status.RACING:
+            return None
+        return rnd, rnd.together_state()
+    if locked.mode is None:
+        return None
+    return sql.load_race(round_id)
+
+
+RaceChange = Callable[[race.Race, int, Room, datetime], race.Race]
+TogetherChange = Callable[[together.Together, int, Room, datetime], together.Together]
 
 
 def _round_action(
@@ -183,24 +173,27 @@ def _round_action(
 ) -> Room:
     """Apply one change to the round in progress, on behalf of `player`'s own
     seat (never a seat named by the client): `change` in a race, `shared` in
-    Together (None: the mode has no such action)."""
+    Together (None: the mode has no such action). The path of every move:
+    plain SQL (rooms.sql) rather than the ORM."""
     with transaction.atomic():
-        member = _locked_seat(code, player)
-        room = member.room
+        locked = sql.lock_seat(code, player.pk)
+        if locked is None:
+            _locked(code)  # NotFound for a missing or closed room
+            raise Forbidden("not_member", "you are not in this room")
+        room, seat = locked.room, locked.seat
         # Read after the lock: changes to a room are applied in time order.
         now = current_time()
-        current = _racing_round(room)
+        current = _in_play(locked)
         if current is None:
             raise Conflict("no_race", "no race is in progress")
-        rnd, rows = current
-        if rnd.is_together:
-            if shared is None:
-                raise Refused("together", "Together has no undo, shuffle or stop")
-            old = rnd.together_state()
-            event = _save_together(room, rnd, old, shared(old, member, room, now))
+        rnd, old = current
+        if not rnd.is_together:
+            new = change(old, seat, room, now)
+        elif shared is None:
+            raise Refused("together", "Together has no undo, shuffle or stop")
         else:
-            old = rnd.state(rows)
-            event = _save_race(room, rnd, rows, old, change(old, member, room, now))
+            new = shared(old, seat, room, now)
+        event = _save_state(room, rnd, old, new)
         _emit(room, [event] if event else [], now)
         return room
 
@@ -264,7 +257,7 @@ def _late_racer(room: Room, member: Member, now: datetime) -> tuple[str, dict] |
         new = race.join(old, member.seat, member.name, member.bot_level, now)
     except Conflict:
         return None  # too late: they race from the next deal on
-    return _save_race(room, rnd, rows, old, new)
+    return _save_race(room, rnd.pk, old, new)
 
 
 def join_room(code: str, player: Player, name: str) -> Room:
@@ -389,11 +382,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         else:
             rnd.set_state(state)
             rnd.save()
-            for racer in state.racers:
-                row = Racer(round=rnd, seat=racer.seat, name=racer.name)
-                row.bot_level = racer.bot
-                row.set_state(racer)
-                row.save()
+            sql.save_race(rnd.pk, replace(state, racers=()), state)
             room.wake_at = race.wake_at(state)
         room.current_round = rnd
         room.settings = {"mode": mode, "pile": pile, "limit": limit}
@@ -434,7 +423,7 @@ def leave(code: str, player: Player) -> Room:
                 new = race.abandon(old, now)
             else:
                 new = race.leave(old, member.seat, now)
-            events.append(_save_race(room, rnd, rows, old, new))
+            events.append(_save_race(room, rnd.pk, old, new))
         member.delete()
         members = _members(room)
         if room.host_id == player.pk:
@@ -459,27 +448,27 @@ def take_pair(code: str, player: Player, a: int, b: int, move: int) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, m, room, now: race.take(st, m.seat, a, b, move, now),
-        lambda st, m, room, now: together.take_pair(st, m.seat, a, b, now),
+        lambda st, seat, room, now: race.take(st, seat, a, b, move, now),
+        lambda st, seat, room, now: together.take_pair(st, seat, a, b, now),
     )
 
 
 def undo(code: str, player: Player, move: int) -> Room:
     return _round_action(
-        code, player, lambda st, m, room, now: race.undo(st, m.seat, move, now)
+        code, player, lambda st, seat, room, now: race.undo(st, seat, move, now)
     )
 
 
 def shuffle(code: str, player: Player) -> Room:
     seed = secrets.token_hex(8)
     return _round_action(
-        code, player, lambda st, m, room, now: race.shuffle(st, m.seat, seed, now)
+        code, player, lambda st, seat, room, now: race.shuffle(st, seat, seed, now)
     )
 
 
 def stop_here(code: str, player: Player) -> Room:
     return _round_action(
-        code, player, lambda st, m, room, now: race.stop(st, m.seat, now)
+        code, player, lambda st, seat, room, now: race.stop(st, seat, now)
     )
 
 
@@ -487,8 +476,8 @@ def pause(code: str, player: Player) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, m, room, now: race.pause(st, now),
-        lambda st, m, room, now: together.pause(st, now),
+        lambda st, seat, room, now: race.pause(st, now),
+        lambda st, seat, room, now: together.pause(st, now),
     )
 
 
@@ -496,15 +485,15 @@ def resume(code: str, player: Player) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, m, room, now: race.resume(st, now),
-        lambda st, m, room, now: together.resume(st, now),
+        lambda st, seat, room, now: race.resume(st, now),
+        lambda st, seat, room, now: together.resume(st, now),
     )
 
 
 def end_now(code: str, player: Player) -> Room:
-    def change(st, member, room, now):
+    def change(st, seat, room, now):
         _require_host(room, player)
-        return race.end_now(st, member.seat, now)
+        return race.end_now(st, seat, now)
 
     return _round_action(code, player, change)
 
@@ -524,8 +513,8 @@ def set_away(code: str, player: Player, away: bool) -> Room | None:
         return _round_action(
             code,
             player,
-            lambda st, m, room, now: st,
-            lambda st, m, room, now: together.set_away(st, m.seat, away, now),
+            lambda st, seat, room, now: st,
+            lambda st, seat, room, now: together.set_away(st, seat, away, now),
         )
     except RaceError:
         return None
@@ -557,26 +546,18 @@ def apply_due_timers(room_id: int) -> bool:
     due or the room was busy."""
     now = current_time()
     with transaction.atomic():
-        room = (
-            Room.objects.select_related("current_round")
-            .select_for_update(skip_locked=True, of=("self",))
-            .filter(pk=room_id, wake_at__lte=now)
-            .first()
-        )
-        if room is None:
+        locked = sql.lock_due(room_id, now)
+        if locked is None:
             return False
-        current = _racing_round(room)
+        room = locked.room
+        current = _in_play(locked)
         if current is None:
             room.wake_at = None
             room.save(update_fields=["wake_at"])
             return False
-        rnd, rows = current
-        if rnd.is_together:
-            old = rnd.together_state()
-            event = _save_together(room, rnd, old, together.run_due(old, now))
-        else:
-            old = rnd.state(rows)
-            event = _save_race(room, rnd, rows, old, race.run_due(old, now))
+        rnd, old = current
+        rules = together if rnd.is_together else race
+        event = _save_state(room, rnd, old, rules.run_due(old, now))
         _emit(room, [event] if event else [], now)
         return True
 

@@ -210,7 +210,8 @@ class Racer(models.Model):
     shuffles = models.PositiveIntegerField(default=0)
     end_ms = models.PositiveBigIntegerField(null=True, blank=True)
     bot_at_ms = models.PositiveBigIntegerField(null=True, blank=True)
-    # Kept for queries and the admin; the rules count from `steps`.
+    # Kept for queries and the admin; the rules count from `steps`. Written
+    # by rooms.sql, the only writer of racers.
     matches = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -218,17 +219,6 @@ class Racer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="one_racer_a_seat")
         ]
-
-    # What a move can change, apart from the faces (see set_state).
-    STATE_FIELDS = (
-        "status",
-        "steps",
-        "penalty_ms",
-        "shuffles",
-        "end_ms",
-        "bot_at_ms",
-        "matches",
-    )
 
     def __str__(self) -> str:
         return f"{self.name} in {self.round_id} ({self.status})"
@@ -254,21 +244,6 @@ class Racer(models.Model):
             end_ms=self.end_ms,
             bot_at_ms=self.bot_at_ms,
         )
-
-    def set_state(self, state: race.Racer) -> None:
-        self.status = state.status
-        self.faces = list(state.faces)
-        self.steps = [
-            {"ms": s.ms, "pair": list(s.pair)}
-            if s.pair is not None
-            else {"ms": s.ms, "faces": list(s.faces_before)}
-            for s in state.steps
-        ]
-        self.penalty_ms = state.penalty_ms
-        self.shuffles = state.shuffles
-        self.end_ms = state.end_ms
-        self.bot_at_ms = state.bot_at_ms
-        self.matches = state.matches
 
 
 class Event(models.Model):
