@@ -22,7 +22,7 @@ from games.engine.hint import Hint
 from games.layouts import playable_layout
 from rooms import race, sql, together
 from rooms.bots import LEVELS
-from rooms.models import NAME_MAX, Member, Racer, Room, Round
+from rooms.models import NAME_MAX, Member, Room, Round
 from rooms.publish import publish_on_commit
 from rooms.race import Conflict, RaceError, Refused
 from rooms.state import (
@@ -84,11 +84,15 @@ def _require_host(room: Room, player: Player) -> None:
         raise Forbidden("not_host", "only the host can do that")
 
 
-def _racing_round(room: Room) -> tuple[Round, list[Racer]] | None:
+def _racing_round(room: Room) -> tuple[Round, list[race.Racer]] | None:
     rnd = room.current_round
     if rnd is None or rnd.status != Round.Status.RACING:
         return None
-    return rnd, list(rnd.racers.all())
+    return rnd, _racers(rnd)
+
+
+def _racers(rnd: Round) -> list[race.Racer]:
+    return [r.state() for r in rnd.racers.all()]
 
 
 def _emit(
@@ -564,11 +568,7 @@ def apply_due_timers(room_id: int) -> bool:
 
 def due_rooms(limit: int = 100) -> list[int]:
     """Rooms with something due now, the most overdue first."""
-    return list(
-        Room.objects.filter(wake_at__lte=current_time())
-        .order_by("wake_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    return sql.due_rooms(current_time(), limit)
 
 
 # -- accounts ---------------------------------------------------------------
@@ -591,7 +591,7 @@ def merge_player_seats(sender, source: Player, target: Player, **kwargs) -> None
 def _round_state(rnd: Round) -> race.Race | together.Together:
     if rnd.is_together:
         return rnd.together_state()
-    return rnd.state(list(rnd.racers.all()))
+    return rnd.state(_racers(rnd))
 
 
 def snapshot(

@@ -176,6 +176,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Gone from the game screen: in Together, skipped until back.
         await in_thread(actions.set_away)(self.code, self.player, True)
 
+    async def dispatch(self, message: dict) -> None:
+        """Channels closes stale database connections before every message it
+        dispatches, on its one sync thread: a thread hop for each frame a
+        player sends and each event of the room. This consumer reaches the
+        database only from the worker threads of `in_thread`, where
+        database_sync_to_async closes them, so the busiest two messages skip
+        the hop."""
+        if message["type"] == "room.events":
+            await self.room_events(message)
+        elif message["type"] == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(WATCH_S)

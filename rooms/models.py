@@ -9,6 +9,7 @@ directly.
 """
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import models
@@ -91,6 +92,15 @@ class Member(models.Model):
         return bool(self.bot_level)
 
 
+@dataclass(frozen=True)
+class Dealt:
+    """What never changes in a round after the deal."""
+
+    layout: Layout
+    faces: tuple[str, ...]  # as dealt
+    witness: tuple[tuple[int, int], ...]  # the engine's clearing order
+
+
 class Round(models.Model):
     """One deal in a room, played by the rules its `mode` names: a race (each
     seat's pile in Racer rows) or Together (one shared pile, its state in
@@ -140,18 +150,26 @@ class Round(models.Model):
         positions = tuple(tuple(p) for p in self.positions)
         return layout_of(self.layout_slug, self.layout_name, positions)
 
-    def state(self, racers: list["Racer"]) -> race.Race:
+    def dealt(self) -> Dealt:
+        return Dealt(
+            self.layout(), tuple(self.faces), tuple(tuple(p) for p in self.witness)
+        )
+
+    def state(self, racers: list[race.Racer], dealt: Dealt | None = None) -> race.Race:
+        """The race on this round with `racers`; `dealt` saves building the
+        round's fixed part again when the caller kept it."""
+        dealt = dealt or self.dealt()
         return race.Race(
-            layout=self.layout(),
-            faces=tuple(self.faces),
+            layout=dealt.layout,
+            faces=dealt.faces,
             seed=self.seed,
             dealt_at=self.dealt_at,
             clock=Clock(self.banked_ms, self.running_since),
             limit_ms=self.limit_ms,
-            racers=tuple(r.state() for r in racers),
+            racers=tuple(racers),
             status=self.status,
             paused=self.paused,
-            witness=tuple(tuple(p) for p in self.witness),
+            witness=dealt.witness,
         )
 
     def set_state(self, state: race.Race) -> None:
@@ -224,26 +242,53 @@ class Racer(models.Model):
         return f"{self.name} in {self.round_id} ({self.status})"
 
     def state(self) -> race.Racer:
-        steps = tuple(
+        return racer_state(
+            self.seat,
+            self.name,
+            self.bot_level,
+            self.status,
+            self.faces,
+            self.steps,
+            self.penalty_ms,
+            self.shuffles,
+            self.end_ms,
+            self.bot_at_ms,
+        )
+
+
+def racer_state(
+    seat: int,
+    name: str,
+    bot: str,
+    status: str,
+    faces: list[str],
+    steps: list[dict],
+    penalty_ms: int,
+    shuffles: int,
+    end_ms: int | None,
+    bot_at_ms: int | None,
+) -> race.Racer:
+    """A racer's state from the columns of its row (rooms.sql reads them
+    without building a Racer row)."""
+    return race.Racer(
+        seat=seat,
+        name=name,
+        faces=tuple(faces),
+        bot=bot,
+        status=status,
+        steps=tuple(
             race.Step(
                 s["ms"],
                 tuple(s["pair"]) if "pair" in s else None,
                 tuple(s["faces"]) if "faces" in s else None,
             )
-            for s in self.steps
-        )
-        return race.Racer(
-            seat=self.seat,
-            name=self.name,
-            faces=tuple(self.faces),
-            bot=self.bot_level,
-            status=self.status,
-            steps=steps,
-            penalty_ms=self.penalty_ms,
-            shuffles=self.shuffles,
-            end_ms=self.end_ms,
-            bot_at_ms=self.bot_at_ms,
-        )
+            for s in steps
+        ),
+        penalty_ms=penalty_ms,
+        shuffles=shuffles,
+        end_ms=end_ms,
+        bot_at_ms=bot_at_ms,
+    )
 
 
 class Event(models.Model):

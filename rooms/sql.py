@@ -6,6 +6,7 @@ costs more CPU than the database spends running it (1.5 ms to compile the
 query that finds a seat and locks its room, 0.4 ms to run it by hand), so
 the path of a move uses plain statements instead:
 
+- `due_rooms` finds the rooms the timer process must see to;
 - `lock_seat` / `lock_due` lock the room row and read it (with the
   member's seat and the round's mode, which never changes);
 - `load_race` then reads the round's changing columns and its racers. It is
@@ -17,7 +18,7 @@ the path of a move uses plain statements instead:
   `add_events` stores the events and the room's new version.
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
-witness) are read once per process (`_pile`). The statements run on SQLite
+witness) are read once per process (`_dealt`). The statements run on SQLite
 too (without row locks: its transactions are taken whole, see settings).
 """
 
@@ -30,7 +31,7 @@ from django.db import connection
 from django.utils import timezone
 
 from rooms import race
-from rooms.models import Racer, Room, Round
+from rooms.models import Dealt, Room, Round, racer_state
 
 _RACER_COLUMNS = (
     "rc.seat, rc.name, rc.bot_level, rc.status, rc.faces, rc.steps,"
@@ -114,13 +115,25 @@ def lock_due(room_id: int, now: datetime) -> Locked | None:
     return None if row is None else _locked(row, None)
 
 
+def due_rooms(now: datetime, limit: int) -> list[int]:
+    """Rooms whose wake_at has come, the most overdue first (the timer
+    process asks many times a second)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM rooms_room WHERE wake_at <= %s ORDER BY wake_at LIMIT %s",
+            [_when(now), limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 @lru_cache(maxsize=512)
-def _pile(round_id: int, seed: str) -> tuple:
-    """A round's columns that never change after the deal. Keyed by the
-    seed too, so a reused id (SQLite reuses them after a rollback) cannot
-    bring back another round's pile."""
+def _dealt(round_id: int, seed: str) -> Dealt:
+    """A round's part that never changes after the deal. Keyed by the seed
+    too, so a reused id (SQLite reuses them after a rollback) cannot bring
+    back another round's deal."""
     fields = ("layout_slug", "layout_name", "positions", "faces", "witness")
-    return Round.objects.filter(pk=round_id, seed=seed).values_list(*fields).get()
+    row = Round.objects.filter(pk=round_id, seed=seed).values(*fields).get()
+    return Round(**row).dealt()
 
 
 def load_race(round_id: int) -> tuple[Round, race.Race] | None:
@@ -138,16 +151,10 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
     if not rows or rows[0][3] != Round.Status.RACING:
         return None
     seed, dealt_at, limit_ms, status, banked_ms, running_since, paused = rows[0][:7]
-    slug, name, positions, faces, witness = _pile(round_id, seed)
     rnd = Round(
         id=round_id,
         mode=Round.Mode.RACE,
-        layout_slug=slug,
-        layout_name=name,
-        positions=positions,
         seed=seed,
-        faces=faces,
-        witness=witness,
         status=status,
         dealt_at=_aware(dealt_at),
         limit_ms=limit_ms,
@@ -155,26 +162,12 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         running_since=_aware(running_since),
         paused=bool(paused),
     )
-    racers = []
-    for row in rows:
-        if row[7] is None:
-            continue  # no racer yet
-        seat, name, bot, status, faces, steps, penalty, shuffles, end, bot_at = row[7:]
-        racers.append(
-            Racer(
-                seat=seat,
-                name=name,
-                bot_level=bot,
-                status=status,
-                faces=_json(faces),
-                steps=_json(steps),
-                penalty_ms=penalty,
-                shuffles=shuffles,
-                end_ms=end,
-                bot_at_ms=bot_at,
-            )
-        )
-    return rnd, rnd.state(racers)
+    racers = [
+        racer_state(seat, name, bot, status, _json(faces), _json(steps), *rest)
+        for seat, name, bot, status, faces, steps, *rest in (r[7:] for r in rows)
+        if seat is not None  # a round with no racer yet
+    ]
+    return rnd, rnd.state(racers, _dealt(round_id, seed))
 
 
 def _racer_values(racer: race.Racer) -> list:
