@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from rooms import actions, race
-from rooms.models import Room
-from tests.room_helpers import RoomClock, person
+from rooms.models import Event, Room
+from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,3 +82,36 @@ def test_two_timers_at_once_apply_a_due_move_once(monkeypatch):
         t.join()
     assert sorted(results) == [False, True]
     assert bot_matches(room) == 1
+
+
+def test_a_pair_that_waits_for_the_timer_plays_on_from_the_bots_move(monkeypatch):
+    """A move waits for the room the timer holds, then reads the racers as
+    the bot's move left them: its event carries both moves, and replaying
+    the events gives the state a fresh client sees."""
+    clock = RoomClock(monkeypatch)
+    room = bot_race(clock)
+    before = fresh_state(room.code)
+    clock.now = room.wake_at
+    run_due = race.run_due
+
+    def slow_run_due(state, now):
+        time.sleep(0.3)  # hold the room while the pair arrives
+        return run_due(state, now)
+
+    monkeypatch.setattr(race, "run_due", slow_run_due)
+
+    def timer():
+        try:
+            actions.apply_due_timers(room.pk)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=timer)
+    thread.start()
+    time.sleep(0.05)
+    actions.take_pair(room.code, room.host, *solution(room)[0], 0)
+    thread.join()
+    events = [e.as_message() for e in Event.objects.filter(room=room)]
+    after = fresh_state(room.code)
+    assert apply_events(before, sorted(events, key=lambda e: e["v"])) == after
+    assert [r["matches"] for r in after["round"]["racers"]] == [1, 1]
