@@ -15,7 +15,8 @@ the path of a move uses plain statements instead:
   rows of its join as they were when it began, so rows read in the locking
   statement could be stale;
 - `save_race` writes each racer that changed and the round's clock, and
-  `add_events` stores the events and the room's new version.
+  `add_events` stores the events and the room's new version (in one round
+  trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
 witness) are read once per process (`_dealt`). The statements run on SQLite
@@ -29,13 +30,15 @@ from functools import lru_cache
 
 from django.db import connection
 from django.utils import timezone
+from psycopg import ClientCursor
 
 from rooms import race
 from rooms.models import Dealt, Room, Round, racer_state
 
+# The JSON columns come as text, the key of `_racer`.
 _RACER_COLUMNS = (
-    "rc.seat, rc.name, rc.bot_level, rc.status, rc.faces, rc.steps,"
-    " rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
+    "rc.seat, rc.name, rc.bot_level, rc.status, CAST(rc.faces AS TEXT),"
+    " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
 )
 
 
@@ -52,11 +55,6 @@ def _for_update(skip_locked: bool = False) -> str:
     if not connection.features.has_select_for_update:
         return ""  # SQLite: the transaction itself is exclusive
     return " FOR UPDATE OF r SKIP LOCKED" if skip_locked else " FOR UPDATE OF r"
-
-
-def _json(value):
-    # psycopg decodes jsonb itself; SQLite hands back the text.
-    return json.loads(value) if isinstance(value, str) else value
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -163,11 +161,40 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         paused=bool(paused),
     )
     racers = [
-        racer_state(seat, name, bot, status, _json(faces), _json(steps), *rest)
-        for seat, name, bot, status, faces, steps, *rest in (r[7:] for r in rows)
-        if seat is not None  # a round with no racer yet
+        _racer(*row[7:])
+        for row in rows
+        if row[7] is not None  # a round with no racer yet
     ]
     return rnd, rnd.state(racers, _dealt(round_id, seed))
+
+
+@lru_cache(maxsize=1024)
+def _racer(
+    seat: int,
+    name: str,
+    bot: str,
+    status: str,
+    faces: str,
+    steps: str,
+    penalty_ms: int,
+    shuffles: int,
+    end_ms: int | None,
+    bot_at_ms: int | None,
+) -> race.Racer:
+    """A racer's state from its row, kept by the row's values: a move
+    changes one racer, and the others of the room are not decoded again."""
+    return racer_state(
+        seat,
+        name,
+        bot,
+        status,
+        json.loads(faces),
+        json.loads(steps),
+        penalty_ms,
+        shuffles,
+        end_ms,
+        bot_at_ms,
+    )
 
 
 def _racer_values(racer: race.Racer) -> list:
@@ -239,26 +266,41 @@ def add_events(room: Room, events: list[dict], now: datetime) -> None:
     and wake_at."""
     json_value = connection.ops.adapt_json_value
     created = _when(now)
-    with connection.cursor() as cursor:
-        # One statement for any number of events (a move makes one).
-        if events:
-            rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
-            cursor.execute(
-                "INSERT INTO rooms_event (room_id, version, kind, data, created)"
-                f" VALUES {rows}",
-                [
-                    value
-                    for e in events
-                    for value in (
-                        room.pk,
-                        e["v"],
-                        e["kind"],
-                        None if e["data"] is None else json_value(e["data"], None),
-                        created,
-                    )
-                ],
-            )
-        cursor.execute(
+    statements = [
+        (
             "UPDATE rooms_room SET version = %s, wake_at = %s WHERE id = %s",
             [room.version, _when(room.wake_at), room.pk],
         )
+    ]
+    if events:
+        # One statement for any number of events (a move makes one).
+        rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+        values = [
+            value
+            for e in events
+            for value in (
+                room.pk,
+                e["v"],
+                e["kind"],
+                None if e["data"] is None else json_value(e["data"], None),
+                created,
+            )
+        ]
+        insert = "INSERT INTO rooms_event (room_id, version, kind, data, created)"
+        statements.append((f"{insert} VALUES {rows}", values))
+    with connection.cursor() as cursor:
+        _execute_all(cursor, statements)
+
+
+def _execute_all(cursor, statements: list[tuple[str, list]]) -> None:
+    """Run statements that return no rows in one round trip to the database
+    where the driver allows it (psycopg binding the parameters itself, as
+    Django's PostgreSQL backend has it by default), else one by one."""
+    if isinstance(getattr(cursor, "cursor", None), ClientCursor):
+        cursor.execute(
+            "; ".join(sql for sql, _ in statements),
+            [value for _, params in statements for value in params],
+        )
+        return
+    for sql, params in statements:
+        cursor.execute(sql, params)
