@@ -47,11 +47,14 @@ DEFAULT_MAX_NODES = 200_000
 # with budgets doubling from 1,000).
 FIRST_BUDGET = 50
 GROWTH = 1.1
-# Move scores: FREED_WEIGHT per tile the move frees, plus the tiles under
+# Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
+# for each of those with another free tile of its group, plus the tiles under
 # the pair, minus WAITING_WEIGHT per tile that must go before the other two
-# tiles of the group (they now have to pair with each other). That last term
-# lifted the first attempt's success on seeds 1..1000 from 20% to 27%.
+# tiles of the group (they now have to pair with each other). The first
+# attempt (no noise, 50 nodes) clears 20% of seeds 1..1000 with the first
+# two terms alone, 27% with the waiting term, 31% with the partner term too.
 FREED_WEIGHT = 4
+PARTNER_WEIGHT = 4
 WAITING_WEIGHT = 2
 # From the second attempt on, seeded noise of up to NOISE_FIRST points, NOISE_STEP
 # more each attempt, at most NOISE_MAX, is added to the scores. Attempts that
@@ -487,6 +490,7 @@ class _Search:
         if self.nodes >= self.stop:
             raise _Limit
         children = []
+        members, group_of = self.members, self.group_of
         weight, noise, pid, comp, masks = (
             self.weight,
             self.noise,
@@ -496,8 +500,14 @@ class _Search:
         )
         for a, b in self.moves(standing, free, banned):
             after = self._remove(standing, free, a, b)
-            score = (after[1] & ~free).bit_count() * FREED_WEIGHT
-            score += weight[a] + weight[b]
+            freed = after[1] & ~free
+            score = freed.bit_count() * FREED_WEIGHT + weight[a] + weight[b]
+            # A freed tile whose group has another free tile makes a move.
+            while freed:
+                low = freed & -freed
+                freed ^= low
+                if members[group_of[low.bit_length() - 1]] & after[1] & ~low:
+                    score += PARTNER_WEIGHT
             # The other two tiles of the group now have to pair with each
             # other: the more that must go before that pair, the riskier.
             rest_before = masks[comp[pid[(a, b)]]][0] & after[0]
