@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
-from games.engine.solver_prune import Precedence, pair_conflicts
+from games.engine.solver_prune import pair_conflicts, precedence
 
 # About 10-20 s of search in CPython here; enough to decide all but about 1%
 # of random Turtle deals (see docs/PERFORMANCE.md).
@@ -126,7 +126,7 @@ class _Search:
             for t in iter_bits(m):
                 self.group_of[t] = g
         self.tile_gbit = [1 << g for g in self.group_of]
-        self.prec = Precedence(board.standing, lay)
+        self.prec = precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
         self.weight = [m.bit_count() for m in self.prec.below]
 

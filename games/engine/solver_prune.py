@@ -22,6 +22,8 @@ running out from a standing tile towards another standing tile, which is why
 the root masks stay true (ANDed with what still stands).
 """
 
+from functools import lru_cache
+
 from games.engine.board import iter_bits
 
 
@@ -40,6 +42,16 @@ def closure(start: dict[int, int]) -> dict[int, int]:
     for t in start:
         visit(t)
     return done
+
+
+@lru_cache(maxsize=16)
+def precedence(standing: int, layout) -> "Precedence":
+    """The Precedence of a set of standing tiles, shared between solves.
+
+    It depends on the spots alone, not the faces, so every fresh deal on a
+    layout shares one, and so do a hint's checks of one position.
+    """
+    return Precedence(standing, layout)
 
 
 class Precedence:
@@ -64,6 +76,7 @@ class Precedence:
         # Tiles with neighbours on both sides: the only ones the side rule
         # of the free test can say anything about.
         self.middles = [t for t in tiles if self.left[t] and self.right[t]]
+        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
 
     def pairable(self, a: int, b: int) -> bool:
         """False when one tile lies on the other through a chain of covers."""
@@ -85,6 +98,12 @@ class Precedence:
 
     def masks(self, a: int, b: int) -> tuple[int, int]:
         """(before, after): tiles that must go before / after the pair a, b."""
+        got = self._masks.get((a, b))
+        if got is None:
+            got = self._masks[(a, b)] = self._work_out_masks(a, b)
+        return got
+
+    def _work_out_masks(self, a: int, b: int) -> tuple[int, int]:
         before = self.above[a] | self.above[b]
         after = self.below[a] | self.below[b]
         if self.z[a] == self.z[b]:
@@ -219,9 +238,15 @@ def pair_conflicts(
         uses[a] |= 1 << k
         uses[b] |= 1 << k
     touching = uses[:]
+    # Bits walked by hand in the loops below: this runs once per solve and
+    # iter_bits was most of its cost.
     for k in range(n):
-        for t in iter_bits(masks[k][0]):
-            touching[t] |= 1 << k
+        m = masks[k][0]
+        bit = 1 << k
+        while m:
+            low = m & -m
+            m ^= low
+            touching[low.bit_length() - 1] |= bit
     conflict = [0] * n
     for k in range(n):
         if banned >> k & 1:
@@ -229,16 +254,23 @@ def pair_conflicts(
         a, b = pair_tiles[k]
         before_k, after_k = masks[k]
         cand = touching[a] | touching[b]
-        for t in iter_bits(after_k):
-            cand |= touching[t]
+        m = after_k
+        while m:
+            low = m & -m
+            m ^= low
+            cand |= touching[low.bit_length() - 1]
         cand &= ~banned & ~((1 << (k + 1)) - 1)
-        for j in iter_bits(cand):
-            if pair_group[j] == pair_group[k] and j != comp[k]:
+        group_k, comp_k, tiles_k = pair_group[k], comp[k], tiles[k]
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            j = low.bit_length() - 1
+            if pair_group[j] == group_k and j != comp_k:
                 continue  # alternatives, never in one clearing anyway
             before_j, after_j = masks[j]
-            if not (after_k & (tiles[j] | before_j) or tiles[k] & before_j):
+            if not (after_k & (tiles[j] | before_j) or tiles_k & before_j):
                 continue
-            if after_j & (tiles[k] | before_k) or tiles[j] & before_k:
-                conflict[k] |= 1 << j
+            if after_j & (tiles_k | before_k) or tiles[j] & before_k:
+                conflict[k] |= low
                 conflict[j] |= 1 << k
     return banned, conflict, masks
