@@ -12,7 +12,7 @@ from games.engine.catalogue import get_layout
 from games.engine.deal import generate_deal
 from games.engine.formats import position_from_json
 from games.engine.hint import HINT_NODE_BUDGET, hint
-from games.engine.solver import solve
+from games.engine.solver import Solver, solve
 from tests.engine_helpers import board_of
 
 CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
@@ -94,16 +94,15 @@ def test_no_free_pair_gives_no_hint():
 def test_a_hint_on_a_hard_position_stays_within_its_budget(seed, monkeypatch):
     """Hard random positions: the hint still answers within its node budget,
     with a free matching pair, verified or flagged as not verified."""
-    import games.engine.hint as hint_module
-
     spent = []
+    real_solve = Solver.solve
 
-    def counting_solve(board, max_nodes):
-        result = solve(board, max_nodes=max_nodes)
+    def counting_solve(self, max_nodes, first=None):
+        result = real_solve(self, max_nodes, first)
         spent.append(result.nodes)
         return result
 
-    monkeypatch.setattr(hint_module, "solve", counting_solve)
+    monkeypatch.setattr(Solver, "solve", counting_solve)
     case = json.loads((CASES / f"turtle-random-seed{seed}.json").read_text())
     board = position_from_json(case).board
     h = hint(board)

@@ -18,7 +18,7 @@ from games.engine.deal import generate_deal
 from games.engine.formats import position_from_json
 from games.engine.randomdeal import random_position
 from games.engine.rng import Rng
-from games.engine.solver import solve
+from games.engine.solver import Solver, solve
 from tests.engine_helpers import board_of, replay
 
 CASES = Path("/work/shared/cases")
@@ -127,6 +127,16 @@ def test_agrees_with_brute_force_on_random_late_positions(slug, seed, left):
     the offset end tiles too), faces reshuffled among them with no care for
     clearability, so both answers turn up; a full search is the oracle.
     """
+    board = late_random_position(slug, seed, left)
+    expected = clearable_by_brute_force(board.copy(), set())
+    result = solve(board)
+    assert result.solvable is expected
+    if expected:
+        assert_clears(board, result)
+
+
+def late_random_position(slug: str, seed: int, left: int) -> Board:
+    """The spots of a deal's last `left` pairs, with their faces reshuffled."""
     layout = get_layout(slug)
     deal = generate_deal(layout, seed)
     board = Board(layout, deal.faces)
@@ -138,12 +148,7 @@ def test_agrees_with_brute_force_on_random_late_positions(slug, seed, left):
     mixed = list(deal.faces)
     for i, face in zip(spots, faces, strict=True):
         mixed[i] = face
-    board = Board(layout, tuple(mixed), board.standing)
-    expected = clearable_by_brute_force(board.copy(), set())
-    result = solve(board)
-    assert result.solvable is expected
-    if expected:
-        assert_clears(board, result)
+    return Board(layout, tuple(mixed), board.standing)
 
 
 def test_last_two_of_a_face_stacked_is_unclearable():
@@ -246,3 +251,27 @@ def test_a_node_limit_gives_none_not_a_guess():
     assert result.solvable is None
     assert result.solution is None
     assert result.nodes <= 3
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    slug=st.sampled_from(["small", "turtle"]),
+    seed=st.integers(0, 10**6),
+    left=st.integers(3, 9),
+)
+def test_one_solver_answers_for_every_first_pair_as_brute_force_does(slug, seed, left):
+    """A hint asks one Solver about each candidate pair in turn, sharing what
+    it learnt about dead positions: every answer must still be the truth."""
+    board = late_random_position(slug, seed, left)
+    solver = Solver(board)
+    whole = solver.solve()
+    for a, b in board.free_pairs():
+        after = board.copy()
+        after.take(a, b)
+        expected = clearable_by_brute_force(after, set())
+        result = solver.solve(first=(a, b))
+        assert result.solvable is expected
+        if expected:
+            assert result.solution[0] == (a, b)
+            assert_clears(board, result)
+    assert solver.solve().solvable is whole.solvable

@@ -86,27 +86,48 @@ def _first(item: tuple) -> int:
     return item[0]
 
 
+class Solver:
+    """Solves a position, and positions one pair on from it.
+
+    The set-up (pair numbering, conflicts, the analysis of the root) and the
+    table of dead positions are shared by every call, which is what a hint
+    needs: it checks several candidate pairs of one position.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self._search = _Search(board)
+
+    def solve(
+        self, max_nodes: int = DEFAULT_MAX_NODES, first: Pair | None = None
+    ) -> SolveResult:
+        """Solve the position, or the one after taking the free pair `first`
+        (its solution then starts with `first`); the board is only read."""
+        start = time.perf_counter()
+        search = self._search
+        search.nodes = 0
+        try:
+            found = search.run(max_nodes, first)
+        except _Limit:
+            found = None
+        ms = (time.perf_counter() - start) * 1000
+        if found is None:
+            return SolveResult(None, None, search.nodes, ms)
+        if found is False:
+            return SolveResult(False, None, search.nodes, ms)
+        return SolveResult(True, tuple(found), search.nodes, ms)
+
+
 def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     """Solve from board.standing; the board itself is only read."""
-    start = time.perf_counter()
-    search = _Search(board, max_nodes)
-    try:
-        found = search.run()
-    except _Limit:
-        found = None
-    ms = (time.perf_counter() - start) * 1000
-    if found is None:
-        return SolveResult(None, None, search.nodes, ms)
-    if found is False:
-        return SolveResult(False, None, search.nodes, ms)
-    return SolveResult(True, tuple(found), search.nodes, ms)
+    return Solver(board).solve(max_nodes)
 
 
 class _Search:
-    """One solve. State is passed down as ints: standing and free tile masks,
-    and banned and settled masks over numbered pairs (bit k is pair k)."""
+    """The search behind Solver. State is passed down as ints: standing and
+    free tile masks, and banned and settled masks over numbered pairs (bit k
+    is pair k)."""
 
-    def __init__(self, board: Board, max_nodes: int) -> None:
+    def __init__(self, board: Board) -> None:
         lay = board.layout
         self.cover = lay.cover_mask
         self.left = lay.left_mask
@@ -114,9 +135,12 @@ class _Search:
         self.affects = lay.affects_mask
         self.standing = board.standing
         self.free = lay.free_mask(board.standing)
-        self.max_nodes = max_nodes
         self.nodes = 0
         self.dead: set[int] = set()
+        # (banned, settled) at the root once worked out; None: dead there.
+        self.root: tuple[int, int] | None = None
+        self.root_done = False
+        self.root_deduced = False
         by_group: dict[int, int] = {}
         for i in iter_bits(board.standing):
             by_group[board.groups[i]] = by_group.get(board.groups[i], 0) | (1 << i)
@@ -178,15 +202,9 @@ class _Search:
                         linked |= self.pair_gbit[j]
             self.neighbours.append(list(iter_bits(linked & ~(1 << h))))
 
-    def run(self) -> list[Pair] | bool:
-        counts = [m.bit_count() for m in self.members]
-        if any(n % 2 for n in counts):
-            return False
-        if max(counts, default=0) > 4:
-            # Not from a real set (which has four of a group at most): no
-            # pairing shortcuts, just every move.
-            self.stop = self.max_nodes
-            return self._every_move(self.standing, self.free)
+    def _set_up(self) -> None:
+        """Number the pairs, find their conflicts, spread them at the root."""
+        self.root_done = True
         self._number_pairs()
         banned, self.conflict, self.masks = pair_conflicts(
             self.prec, self.pair_tiles, self.pair_group, self.comp
@@ -206,10 +224,40 @@ class _Search:
         for k, c in enumerate(self.comp):
             if c == k:
                 settle |= 1 << k
-        state = self._propagate(banned, settle, settle | banned, self.standing)
-        if state is None:
+        self.root = self._propagate(banned, settle, settle | banned, self.standing)
+
+    def run(self, max_nodes: int, first: Pair | None) -> list[Pair] | bool:
+        self.max_nodes = max_nodes
+        counts = [m.bit_count() for m in self.members]
+        if any(n % 2 for n in counts):
+            return False
+        standing, free = self.standing, self.free
+        prefix: list[Pair] = []
+        if max(counts, default=0) > 4:
+            # Not from a real set (which has four of a group at most): no
+            # pairing shortcuts, just every move.
+            self.stop = self.max_nodes
+            if first is not None:
+                prefix.append(first)
+                standing, free = self._remove(standing, free, *first)
+            rest = self._every_move(standing, free)
+            return rest if rest is False else prefix + rest
+        if not self.root_done:
+            self._set_up()
+        if self.root is None:
             return False
         every = (1 << len(self.members)) - 1
+        banned, settled = self.root
+        todo = every
+        if first is not None:
+            a, b = sorted(first)
+            k = self.pid[(a, b)]
+            if banned >> k & 1:
+                return False  # no clearing of the position takes this pair
+            state = self._take(standing, free, banned, settled, a, b, prefix, todo)
+            if state is None:
+                return False
+            standing, free, banned, settled, todo = state
         budget = FIRST_BUDGET
         attempt = 0
         while True:
@@ -217,15 +265,26 @@ class _Search:
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
             self.stop = min(self.max_nodes, self.nodes + int(budget))
             try:
-                return self.dfs(self.standing, self.free, *state, every)
+                rest = self.dfs(standing, free, banned, settled, todo)
             except _Limit:
                 if self.stop >= self.max_nodes:
                     raise
+            else:
+                return rest if rest is False else prefix + rest
             if attempt == 0:
-                # Not an easy one: worth the full analysis of the root.
-                state = self.deduce(self.standing, *state)
+                # Not an easy one: worth the full analysis of where it starts.
+                # At the root it runs once; what it finds holds for every
+                # later call too.
+                if first is not None:
+                    state = self.deduce(standing, banned, settled)
+                elif not self.root_deduced:
+                    self.root_deduced = True
+                    state = self.root = self.deduce(standing, banned, settled)
+                else:
+                    state = self.root
                 if state is None:
                     return False
+                banned, settled = state
             attempt += 1
             budget *= GROWTH
 
