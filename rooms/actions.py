@@ -566,9 +566,10 @@ def apply_due_timers(room_id: int) -> bool:
         return True
 
 
-def due_rooms(limit: int = 100) -> list[int]:
-    """Rooms with something due now, the most overdue first."""
-    return sql.due_rooms(current_time(), limit)
+def due_rooms(limit: int = 100, part: int = 0, parts: int = 1) -> list[int]:
+    """Rooms with something due now, the most overdue first; with `parts`,
+    only those whose id leaves `part` when divided by it."""
+    return sql.due_rooms(current_time(), limit, part, parts)
 
 
 # -- accounts ---------------------------------------------------------------

@@ -113,13 +113,15 @@ def lock_due(room_id: int, now: datetime) -> Locked | None:
     return None if row is None else _locked(row, None)
 
 
-def due_rooms(now: datetime, limit: int) -> list[int]:
-    """Rooms whose wake_at has come, the most overdue first (the timer
-    process asks many times a second)."""
+def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
+    """Rooms whose wake_at has come, the most overdue first, among those
+    whose id leaves `part` when divided by `parts` (the timer's threads
+    share the rooms that way; each looks many times a second)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id FROM rooms_room WHERE wake_at <= %s ORDER BY wake_at LIMIT %s",
-            [_when(now), limit],
+            "SELECT id FROM rooms_room WHERE wake_at <= %s AND id %% %s = %s"
+            " ORDER BY wake_at LIMIT %s",
+            [_when(now), parts, part, limit],
         )
         return [row[0] for row in cursor.fetchall()]
 
