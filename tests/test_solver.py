@@ -98,20 +98,20 @@ def test_positions_partway_through_a_witness_are_clearable(slug, seed, part):
         assert_clears(board, result)
 
 
-def clearable_by_brute_force(board: Board, seen: set[int]) -> bool:
-    """Every order of free pairs, remembering dead positions: the oracle."""
+def clearing_by_brute_force(board: Board, seen: set[int]) -> list | None:
+    """A clearing order found by trying every order of free pairs, or None."""
     if board.cleared:
-        return True
+        return []
     if board.standing in seen:
-        return False
+        return None
     for a, b in board.free_pairs():
         board.take(a, b)
-        ok = clearable_by_brute_force(board, seen)
+        rest = clearing_by_brute_force(board, seen)
         board.undo()
-        if ok:
-            return True
+        if rest is not None:
+            return [(a, b), *rest]
     seen.add(board.standing)
-    return False
+    return None
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -128,7 +128,7 @@ def test_agrees_with_brute_force_on_random_late_positions(slug, seed, left):
     clearability, so both answers turn up; a full search is the oracle.
     """
     board = late_random_position(slug, seed, left)
-    expected = clearable_by_brute_force(board.copy(), set())
+    expected = clearing_by_brute_force(board.copy(), set()) is not None
     result = solve(board)
     assert result.solvable is expected
     if expected:
@@ -268,10 +268,36 @@ def test_one_solver_answers_for_every_first_pair_as_brute_force_does(slug, seed,
     for a, b in board.free_pairs():
         after = board.copy()
         after.take(a, b)
-        expected = clearable_by_brute_force(after, set())
+        expected = clearing_by_brute_force(after, set()) is not None
         result = solver.solve(first=(a, b))
         assert result.solvable is expected
         if expected:
             assert result.solution[0] == (a, b)
             assert_clears(board, result)
     assert solver.solve().solvable is whole.solvable
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    slug=st.sampled_from(["small", "turtle"]),
+    seed=st.integers(0, 10**6),
+    left=st.integers(3, 9),
+)
+def test_trying_every_pairing_bans_none_a_clearing_uses(slug, seed, left):
+    """The probe (every open pairing settled on trial, the dead ones banned)
+    must call a clearable position dead never, and ban no pair of a real
+    clearing."""
+    board = late_random_position(slug, seed, left)
+    clearing = clearing_by_brute_force(board.copy(), set())
+    search = Solver(board)._search
+    search._set_up()
+    if search.root is None:
+        assert clearing is None
+        return
+    probed = search.probe(board.standing, *search.root)
+    if clearing is None:
+        return
+    assert probed is not None
+    banned, _ = probed
+    for a, b in clearing:
+        assert not banned >> search.pid[(min(a, b), max(a, b))] & 1

@@ -47,6 +47,10 @@ DEFAULT_MAX_NODES = 200_000
 # with budgets doubling from 1,000).
 FIRST_BUDGET = 50
 GROWTH = 1.1
+# Nodes after which the pairings are tried one by one (see _Search.probe),
+# and how many passes over them at most.
+PROBE_AFTER = 1000
+PROBE_ROUNDS = 3
 # Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
 # for each of those with another free tile of its group, plus the tiles under
 # the pair, minus WAITING_WEIGHT per tile that must go before the other two
@@ -260,6 +264,7 @@ class _Search:
             standing, free, banned, settled, todo = state
         budget = FIRST_BUDGET
         attempt = 0
+        probed = False
         while True:
             self.noise = Rng("solve", attempt) if attempt else None
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
@@ -282,6 +287,13 @@ class _Search:
                     state = self.root = self.deduce(standing, banned, settled)
                 else:
                     state = self.root
+                if state is None:
+                    return False
+                banned, settled = state
+            if not probed and self.nodes >= PROBE_AFTER:
+                # A hard one: worth a trial of every open pairing.
+                probed = True
+                state = self.probe(standing, banned, settled)
                 if state is None:
                     return False
                 banned, settled = state
@@ -350,6 +362,39 @@ class _Search:
                     else:
                         banned |= both
                         news |= both
+
+    def probe(self, standing: int, banned: int, settled: int):
+        """(banned, settled) grown by trying every open pairing; None: dead.
+
+        Each pairing still open to a group of four is settled on trial and
+        the full analysis run (deduce); a pairing that proves dead is banned,
+        which may settle or kill more. Repeats while it finds something, at
+        most PROBE_ROUNDS times. Costs a tenth of a second or more, so it
+        runs once, when the search has already been long; it proves some
+        deals unclearable that no search here finishes (seed 58).
+        """
+        for _ in range(PROBE_ROUNDS):
+            found = False
+            for g, m in enumerate(self.members):
+                if (m & standing).bit_count() != 4:
+                    continue
+                for q, both in self.pairings[g]:
+                    if banned >> q & 1:
+                        continue
+                    news = both & ~settled
+                    trial = self._propagate(banned, settled | both, news, standing)
+                    if trial is not None:
+                        trial = self.deduce(standing, *trial)
+                    if trial is not None:
+                        continue
+                    state = self._propagate(banned | both, settled, both, standing)
+                    if state is None:
+                        return None
+                    banned, settled = state
+                    found = True
+            if not found:
+                break
+        return banned, settled
 
     def deduce(self, standing: int, banned: int, settled: int):
         """The full precedence analysis: (banned, settled) grown, or None.
