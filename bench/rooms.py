@@ -8,7 +8,9 @@ lets them race at a steady pace for a while. Measured over that window:
 - pair -> ack: from sending a pair to its acknowledgement;
 - pair -> strip: from sending a pair to the other scripted racer of the room
   receiving the event that shows it;
-- messages a second through the servers (frames in and out);
+- messages a second through the servers (frames in and out), and the
+  bots' moves a second (events no scripted player sent: is the timer
+  keeping up?);
 - CPU of the server processes (daphne and the timer), in cores, and of the
   whole machine.
 
@@ -100,6 +102,11 @@ class Stats:
         self.seen_at: list[tuple[str, int, int, float]] = []  # room, seat, v, t
         self.frames = 0
         self.measuring = False
+
+    def others(self, senders: dict[tuple[str, int], int]) -> int:
+        """Events seen that no scripted racer sent."""
+        seen = {(code, v) for code, _, v, _ in self.seen_at}
+        return len(seen - senders.keys())
 
     def strip_ms(self, senders: dict[tuple[str, int], int]) -> list[float]:
         out = []
@@ -233,6 +240,9 @@ async def run(args, servers, rooms) -> dict:
         "seconds": round(elapsed, 1),
         "pairs_sent": len(stats.ack_ms),
         "pairs_per_s": round(len(stats.ack_ms) / elapsed, 1),
+        # Events nobody scripted sent: the bots' moves (and time limits),
+        # to check that the timer process keeps up.
+        "bot_moves_per_s": round(stats.others(senders) / elapsed, 1),
         "ack_ms_p50": round(percentile(stats.ack_ms, 50), 1),
         "ack_ms_p99": round(percentile(stats.ack_ms, 99), 1),
         "strip_ms_p50": round(percentile(strip, 50), 1),

@@ -49,7 +49,7 @@ FIRST_BUDGET = 50
 GROWTH = 1.1
 # Nodes after which the pairings are tried one by one (see _Search.probe),
 # and how many passes over them at most.
-PROBE_AFTER = 1000
+PROBE_AFTER = 5000
 PROBE_ROUNDS = 3
 # Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
 # for each of those with another free tile of its group, plus the tiles under
