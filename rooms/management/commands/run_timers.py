@@ -6,27 +6,37 @@ each in its own transaction under the room's row lock. Rooms another timer
 process holds are skipped rather than waited for, and a room already handled
 no longer looks due, so any number of these can run side by side
 (scripts/serve.py starts one). Runs until SIGTERM or Ctrl+C.
+
+Within the process, `--workers` threads share the rooms by id, each looking
+for its own due rooms in a loop of its own: no room is handled by two of
+them at once, and a look costs one small query, with no hand-over between
+the event loop and a thread. The event loop stays for publishing: the
+threads' events go out on it, so the channel layer keeps one connection
+for the life of the process.
 """
 
 import asyncio
-import contextlib
 import logging
 import signal
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
+from django.db import close_old_connections, connections
 
 from rooms import actions
 
 log = logging.getLogger("rooms.timers")
 
 
-def _due() -> list[int]:
+def _due(part: int, parts: int) -> list[int]:
     try:
-        return actions.due_rooms()
+        return actions.due_rooms(part=part, parts=parts)
     except Exception:
-        # The database went away for a moment: try again on the next tick.
+        # The database went away for a moment: try again on the next look.
         log.exception("could not look for due rooms")
+        close_old_connections()  # a broken connection is opened anew
         return []
 
 
@@ -36,15 +46,26 @@ def _apply(room_id: int) -> bool:
     except Exception:
         # One broken room must not stop the timers of all the others.
         log.exception("timers of room %s failed", room_id)
+        close_old_connections()
         return False
 
 
-def _apply_all(room_ids: list[int]) -> int:
-    """Apply what is due in each room, one transaction each; how many
-    changed. One call per worker thread and tick rather than one per room:
-    each call from the event loop to a thread costs a hop and a database
-    health check."""
-    return sum(_apply(room_id) for room_id in room_ids)
+def _serve(
+    part: int, parts: int, interval: float, once: bool, stopping: threading.Event
+) -> None:
+    """One worker thread: apply its share of the due rooms every `interval`
+    until stopped. Everything due by a look is applied in it, so a busy
+    timer handles several rooms a look (a bot's move may come up to one
+    interval after its time, unnoticeable beside its seconds of thought)."""
+    try:
+        while not stopping.is_set():
+            for room_id in _due(part, parts):
+                _apply(room_id)
+            if once:
+                return
+            stopping.wait(interval)
+    finally:
+        connections.close_all()
 
 
 class Command(BaseCommand):
@@ -55,50 +76,35 @@ class Command(BaseCommand):
             "--interval",
             type=float,
             default=0.05,
-            help="seconds to wait when nothing was due (default 0.05)",
-        )
-        parser.add_argument(
-            "--tick",
-            type=float,
-            default=0.02,
-            help="seconds between looks while rooms keep coming due (default"
-            " 0.02): each look applies every room due by then, so a busy timer"
-            " handles several rooms a call rather than looking again after"
-            " every move",
+            help="seconds between looks for due rooms (default 0.05)",
         )
         parser.add_argument(
             "--workers",
             type=int,
             default=4,
-            help="rooms handled at once, each on its own connection (default 4)",
+            help="threads sharing the rooms, each on its own connection (default 4)",
         )
         parser.add_argument(
             "--once", action="store_true", help="apply what is due now and exit"
         )
 
-    def handle(
-        self, *args, interval: float, tick: float, workers: int, once: bool, **options
-    ):
-        asyncio.run(self._loop(interval, tick, max(1, workers), once))
+    def handle(self, *args, interval: float, workers: int, once: bool, **options):
+        asyncio.run(self._run(interval, max(1, workers), once))
 
-    async def _loop(
-        self, interval: float, tick: float, workers: int, once: bool
-    ) -> None:
-        # Events are published from the worker threads onto this loop, which
-        # lives as long as the process, so the channel layer keeps its
-        # connections open.
-        stopping = asyncio.Event()
+    async def _run(self, interval: float, workers: int, once: bool) -> None:
+        stopping = threading.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stopping.set)
-        find = database_sync_to_async(_due)
-        apply = database_sync_to_async(_apply_all, thread_sensitive=False)
-        while not stopping.is_set():
-            due = await find()
-            # The most overdue rooms come first and are dealt out in turn.
-            shares = [due[k::workers] for k in range(workers)]
-            changed = sum(await asyncio.gather(*(apply(s) for s in shares if s)))
-            if once:
-                break
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stopping.wait(), tick if changed else interval)
+        # Started from this loop, the threads publish onto it (asgiref's
+        # async_to_sync finds the loop that started the thread).
+        with ThreadPoolExecutor(workers, thread_name_prefix="timer") as threads:
+            serve = database_sync_to_async(
+                _serve, thread_sensitive=False, executor=threads
+            )
+            await asyncio.gather(
+                *(
+                    serve(part, workers, interval, once, stopping)
+                    for part in range(workers)
+                )
+            )
