@@ -37,10 +37,11 @@ class Hint:
 
 
 def opening(board: Board, pair: Pair) -> tuple[int, int]:
-    """How much taking `pair` opens: tiles newly freed, then height."""
+    """How much taking the free pair `pair` opens: tiles newly freed, then
+    height. The board is back as it was afterwards."""
     a, b = pair
     before = board.free
-    board._remove(a, b)
+    board.take(a, b)
     freed = (board.free & ~before).bit_count()
     board.undo()
     z = board.layout.positions
