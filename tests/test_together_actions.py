@@ -259,7 +259,9 @@ class TestEvents:
         actions.apply_due_timers(room.pk)
         events = [
             e.as_message()
-            for e in Event.objects.filter(room=room, version__gt=start["version"])
+            for e in Event.objects.filter(
+                room=room, version__gt=start["version"]
+            ).order_by("version")
         ]
         assert "together" in {e["kind"] for e in events}
         assert apply_events(start, events) == fresh_state(room.code)
