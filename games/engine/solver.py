@@ -37,8 +37,8 @@ from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
 from games.engine.solver_prune import pair_conflicts, precedence
 
-# About 10-20 s of search in CPython here; enough to decide all but about 1%
-# of random Turtle deals (see docs/PERFORMANCE.md).
+# About 20-40 s of search in CPython on the development machine; decides all
+# but 1.6% of random Turtle deals (see docs/PERFORMANCE.md).
 DEFAULT_MAX_NODES = 200_000
 
 # Attempt budgets: FIRST_BUDGET nodes (a straight dive needs about 35), then
