@@ -503,9 +503,22 @@ def end_now(code: str, player: Player) -> Room:
 
 
 def set_away(code: str, player: Player, away: bool) -> Room | None:
-    """In Together, a player who leaves the game screen (or whose socket
-    drops) is skipped until back. Elsewhere it changes nothing; None when
-    the room or seat is gone, or no Together game is on."""
+    """In Together, a player who leaves the game screen is skipped until
+    back. Elsewhere it changes nothing; None when the room or seat is gone,
+    or no Together game is on."""
+    return _presence(
+        code, player, lambda st, seat, now: together.set_away(st, seat, away, now)
+    )
+
+
+def drop_connection(code: str, player: Player) -> Room | None:
+    """In Together, a player whose socket dropped counts as away unless they
+    reconnect within together.DROP_GRACE_MS (the timer applies it). As
+    set_away otherwise."""
+    return _presence(code, player, together.drop)
+
+
+def _presence(code: str, player: Player, change) -> Room | None:
     in_play = Room.objects.filter(
         code=code,
         current_round__mode=Round.Mode.TOGETHER,
@@ -518,7 +531,7 @@ def set_away(code: str, player: Player, away: bool) -> Room | None:
             code,
             player,
             lambda st, seat, room, now: st,
-            lambda st, seat, room, now: together.set_away(st, seat, away, now),
+            lambda st, seat, room, now: change(st, seat, now),
         )
     except RaceError:
         return None

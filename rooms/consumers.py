@@ -173,8 +173,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.watcher
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-        # Gone from the game screen: in Together, skipped until back.
-        await in_thread(actions.set_away)(self.code, self.player, True)
+        # Gone from the game screen: in Together, skipped unless back soon
+        # (a reload reconnects within the grace, and keeps the turn).
+        await in_thread(actions.drop_connection)(self.code, self.player)
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections before every message it

@@ -68,6 +68,9 @@ from rooms.race import Conflict, Refused
 Pair = tuple[int, int]
 
 TURN_MS = 30_000
+# How long a dropped connection may stay gone before its player counts as
+# away: a reload, or a moment without signal on a phone, fits in it.
+DROP_GRACE_MS = 10_000
 SUIT_POINTS = 2
 HONOUR_POINTS = 4  # winds, dragons, flowers and seasons
 SET_BONUS = 4
@@ -87,6 +90,9 @@ class Seat:
     turn_ms: int = 0  # their total, a turn with nothing taken counting 30 s
     away: bool = False  # off the game screen: skipped, points kept
     left: bool = False  # gone from the room: skipped for the rest of the deal
+    # Their connection dropped: away from this shared-clock time unless they
+    # are back before it (DROP_GRACE_MS), so a reload keeps their turn.
+    gone_at_ms: int | None = None
 
     @property
     def present(self) -> bool:
@@ -368,21 +374,57 @@ def bot_step(state: Together, now: datetime) -> Together:
     return _take(state, index, tuple(sorted(pair)), at)
 
 
+def _first_drop(state: Together) -> tuple[int, int] | None:
+    """(shared clock time, seat index) of the first dropped connection to
+    count as away, if any."""
+    if state.status != PLAYING or state.paused:
+        return None
+    pending = [
+        (s.gone_at_ms, i) for i, s in enumerate(state.seats) if s.gone_at_ms is not None
+    ]
+    return min(pending) if pending else None
+
+
+def absence(state: Together, now: datetime) -> Together:
+    """A dropped connection not back in time counts as away from the moment
+    its grace ran out, when nothing else came due before that moment."""
+    first = _first_drop(state)
+    if first is None:
+        return state
+    at, index = first
+    turn_due = _turn_due_ms(state)
+    if state.game_ms(now) < at or (turn_due is not None and turn_due < at):
+        return state
+    return _set_away(state, index, True, at)
+
+
 def run_due(state: Together, now: datetime) -> Together:
     """Everything that has come due by `now`, in order."""
     while True:
-        after = timeout(bot_step(state, now), now)
+        after = absence(state, now)
+        if after is state:
+            after = timeout(bot_step(state, now), now)
         if after is state:
             return state
         state = after
 
 
-def due_ms(state: Together) -> int | None:
-    """Shared clock time of the next thing due: a bot's move or a deadline."""
+def _turn_due_ms(state: Together) -> int | None:
     if not _running(state):
         return None
     at = state.bot_at_ms
     return at if at is not None else state.deadline_ms
+
+
+def due_ms(state: Together) -> int | None:
+    """Shared clock time of the next thing due: a bot's move, a deadline or
+    a dropped connection counting as away."""
+    times = [_turn_due_ms(state)]
+    first = _first_drop(state)
+    if first is not None:
+        times.append(first[0])
+    times = [t for t in times if t is not None]
+    return min(times) if times else None
 
 
 def wake_at(state: Together) -> datetime | None:
@@ -441,16 +483,38 @@ def hint(state: Together, seat: int, now: datetime) -> Hint:
 def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:
     """A player off the game screen is skipped, points kept; going away on
     one's own turn passes it. Back, their turns come back (at once when
-    nobody else could play)."""
+    nobody else could play), and a dropped connection is forgotten."""
+    state = run_due(state, now)
+    index = state.find(seat)
+    if state.status != PLAYING or index is None or state.seats[index].left:
+        return state
+    return _set_away(state, index, away, state.game_ms(now))
+
+
+def drop(state: Together, seat: int, now: datetime) -> Together:
+    """A player's connection dropped. They count as away once DROP_GRACE_MS
+    have gone by on the shared clock, unless back before (`set_away` with
+    False): a reload or a moment without signal costs nothing, not even the
+    turn they are on."""
     state = run_due(state, now)
     index = state.find(seat)
     if state.status != PLAYING or index is None:
         return state
     current = state.seats[index]
-    if current.left or current.away == away:
+    if not current.present or current.gone_at_ms is not None:
         return state
-    state = state.with_seat(index, replace(current, away=away))
-    ms = state.game_ms(now)
+    at = state.game_ms(now) + DROP_GRACE_MS
+    return state.with_seat(index, replace(current, gone_at_ms=at))
+
+
+def _set_away(state: Together, index: int, away: bool, ms: int) -> Together:
+    current = state.seats[index]
+    changed = replace(current, away=away, gone_at_ms=None)
+    if changed == current:
+        return state
+    state = state.with_seat(index, changed)
+    if current.away == away:
+        return state  # back before their dropped connection counted
     if away and state.turn == index:
         return _missed(state, ms)
     if not away and state.turn is None:

@@ -17,7 +17,7 @@ from config.asgi import application
 from rooms import actions, consumers
 from rooms.models import Room
 from rooms.publish import group_name
-from rooms.together import TURN_MS
+from rooms.together import DROP_GRACE_MS, TURN_MS
 from tests.room_helpers import person
 
 # fresh_layer: the same new in-memory channel layer per test (autouse).
@@ -59,13 +59,34 @@ def turn_seat(room) -> int | None:
 
 
 @database_sync_to_async
-def run_out_the_turn(room) -> bool:
-    """Move the game's clock past the turn's deadline, then run the timer."""
+def let_time_pass(room, ms: int) -> bool:
+    """Move the game's clock `ms` on, then run the timer."""
     rnd = Room.objects.get(pk=room.pk).current_round
-    rnd.running_since -= timedelta(milliseconds=TURN_MS)
+    rnd.running_since -= timedelta(milliseconds=ms)
     rnd.save()
     Room.objects.filter(pk=room.pk).update(wake_at=rnd.running_since)
     return actions.apply_due_timers(room.pk)
+
+
+async def until_back(room, seat: int) -> None:
+    """Wait for a reconnected socket's "back" to reach the game (the
+    consumer sends it after the catch-up the test has already read)."""
+
+    @database_sync_to_async
+    def pending() -> bool:
+        state = Room.objects.get(pk=room.pk).current_round.together_state()
+        return state.seats[state.find(seat)].gone_at_ms is not None
+
+    for _ in range(100):
+        if not await pending():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the reconnect never counted as back")
+
+
+async def run_out_the_turn(room) -> bool:
+    """Move the game's clock past the turn's deadline, then run the timer."""
+    return await let_time_pass(room, TURN_MS)
 
 
 async def next_together(ws) -> dict:
@@ -159,8 +180,25 @@ class TestComingAndGoing:
         ws_bob = await joined(room, bob)
         await reply_to(ws_bob, take(await free_pair(room)))
         assert await turn_seat(room) == 0
-        await ws_ann.disconnect()  # a dropped socket: away
+        await ws_ann.disconnect()  # a dropped socket: away after the grace
+        assert await turn_seat(room) == 0
+        assert await let_time_pass(room, DROP_GRACE_MS + 1)
         assert await turn_seat(room) == 1
+        await ws_bob.disconnect()
+
+    async def test_a_reload_on_your_turn_keeps_it(self):
+        room, ann, bob = await together_room()
+        ws_bob = await joined(room, bob)
+        ws_ann = await joined(room, ann)
+        await ws_ann.disconnect()  # the page reloads...
+        await let_time_pass(room, DROP_GRACE_MS - 2000)
+        ws_ann = await joined(room, ann)  # ...and is back within the grace
+        await until_back(room, 0)
+        await let_time_pass(room, 5000)
+        assert await turn_seat(room) == 0
+        assert (await reply_to(ws_ann, take(await free_pair(room))))["type"] == "ack"
+        assert await turn_seat(room) == 1
+        await ws_ann.disconnect()
         await ws_bob.disconnect()
 
 

@@ -271,6 +271,50 @@ class TestAway:
         assert state.deadline_ms == 80_000
 
 
+class TestDroppedConnection:
+    def test_back_within_the_grace_the_turn_is_still_yours(self):
+        state = T.drop(game(SCORING, "Ann", "Bob"), 0, at(1000))
+        state = T.set_away(state, 0, False, at(1000 + T.DROP_GRACE_MS - 1))
+        state = T.run_due(state, at(25_000))
+        assert state.turn_seat == 0
+        assert state.turn_start_ms == 0
+        assert not state.seats[0].away
+        assert state.seats[0].gone_at_ms is None
+
+    def test_not_back_in_time_the_turn_passes_when_the_grace_ends(self):
+        state = T.drop(game(SCORING, "Ann", "Bob"), 0, at(1000))
+        ends = 1000 + T.DROP_GRACE_MS
+        assert T.wake_at(state) == at(ends)
+        assert T.run_due(state, at(ends - 1)).turn_seat == 0
+        state = T.run_due(state, at(ends + 5000))
+        assert state.seats[0].away
+        assert state.turn_seat == 1
+        assert state.turn_start_ms == ends
+        assert (state.seats[0].turns, state.seats[0].turn_ms) == (1, 30_000)
+
+    def test_gone_off_turn_you_are_skipped_once_the_grace_ends(self):
+        state = T.drop(game(SCORING, "Ann", "Bob", "Cy"), 1, at(1000))
+        state = take(state, 0, WIND[0], 2000)
+        assert state.turn_seat == 1  # still within the grace
+        state = take(state, 1, DOTS[0], 3000)
+        state = take(state, 2, DOTS[1], 14_000)
+        assert state.seats[1].away
+        assert state.turn_seat == 0
+
+    def test_a_deadline_before_the_grace_ends_comes_first(self):
+        state = T.drop(game(SCORING, "Ann", "Bob"), 0, at(25_000))
+        state = T.run_due(state, at(40_000))
+        assert state.seats[0].away
+        assert state.turn_seat == 1
+        assert state.turn_start_ms == T.TURN_MS  # the deadline, then the grace
+
+    def test_a_dropped_connection_of_someone_away_or_gone_changes_nothing(self):
+        state = T.set_away(game(SCORING, "Ann", "Bob"), 0, True, at(1000))
+        assert T.drop(state, 0, at(2000)) == state
+        state = T.leave(state, 1, at(3000))
+        assert T.drop(state, 1, at(4000)) == state
+
+
 class TestLeaving:
     def test_leaving_mid_turn_passes_the_turn_at_once(self):
         state = T.leave(game(SCORING, "Ann", "Bob"), 0, at(3000))
