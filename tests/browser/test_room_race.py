@@ -101,15 +101,18 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):
     wait_for(ann, "document.querySelector('#board').dataset.moves === '1'")
     take(bob, pairs[0])
     strip_matches(ann, 1, 1)
-    # Bob pauses for everyone: Ann's pile is covered until she resumes.
-    bob.click("#pause")
+    # Bob pauses for everyone (with the P key, as on the solo board): Ann's
+    # pile is covered until she resumes.
+    bob.keyboard.press("p")
     wait_for(ann, "!document.querySelector('#paused-cover').hidden")
     ann.click("#resume")
     wait_for(bob, "document.querySelector('#paused-cover').hidden")
     take(bob, pairs[1])
     strip_matches(ann, 1, 2)
-    # Undo puts the pair back from the server's state; Bob takes it again.
-    bob.click("#undo")
+    # Undo (the U key) puts the pair back from the server's state; Bob takes
+    # it again.
+    wait_for(bob, "document.querySelector('#board').dataset.moves === '2'")
+    bob.keyboard.press("u")
     strip_matches(ann, 1, 1)
     wait_for(bob, f"window.tilesRoom.race.standing[{pairs[1][0]}] === true")
     take(bob, pairs[1])

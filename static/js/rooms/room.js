@@ -294,6 +294,27 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 $("leave").addEventListener("click", () => act("leave"));
+// The solo board's keys on the game screen: each presses the first of its
+// buttons that is showing and enabled (so P pauses or resumes, and a key
+// whose button is not offered now does nothing).
+const KEY_BUTTONS = {
+  h: ["hint", "t-hint"],
+  u: ["undo"],
+  s: ["shuffle"],
+  p: ["pause", "resume", "t-pause", "t-resume"],
+  escape: ["pause", "t-pause"],
+  f: ["fit"],
+};
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+  const button = (KEY_BUTTONS[e.key.toLowerCase()] || [])
+    .map((id) => $(id))
+    .find((b) => b && !b.disabled && b.offsetParent !== null);
+  if (!button) return;
+  e.preventDefault();
+  button.click();
+});
 $("invite").addEventListener("focus", (e) => e.target.select());
 
 restoreChoices();
