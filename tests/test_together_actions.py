@@ -132,7 +132,12 @@ class TestTurns:
         room = deal(room, ann, clock)
         rnd = play_out(room, {0: ann, 1: bob}, clock)
         assert rnd["turn_seat"] is None and rnd["deadline_ms"] is None
-        assert int(rnd["standing"], 16) == 0 or rnd["relays"]
+        # Cleared; or left stuck along the way and laid out again; or left
+        # stuck on spots no re-lay can clear (the last two stacked), which
+        # ends the game there. Which one depends on the deal, drawn afresh
+        # for each run.
+        cleared = int(rnd["standing"], 16) == 0
+        assert cleared or rnd["relays"] or rnd["moves"][-1]["stuck"]
         points = {s["seat"]: s["points"] for s in rnd["seats"]}
         places = rnd["standings"]
         assert places[0]["points"] == max(points.values())
