@@ -17,14 +17,14 @@ Pair = tuple[int, int]
 # A hint must answer fast, whatever the position: every solver call it makes
 # shares one node budget (a few hundredths of a second). Most positions are
 # settled in a few hundred nodes; when the budget runs out the hint falls back
-# to a pair it could not verify, and says so. On 300 positions from random
-# play: 4,000 nodes left 4 unverified with a slowest hint of 0.6 s; 400
-# nodes leave 15 unverified (most of them piles that can no longer be
-# cleared) with p99 under 60 ms on a busy machine.
-HINT_NODE_BUDGET = 400
+# to a pair it could not verify, and says so. On the bench's 300 positions
+# from random play: 4,000 nodes left 4 unverified, with a slowest hint of
+# 0.6 s; 300 nodes leave 18 unverified (most on piles that can no longer be
+# cleared), with p99 under 50 ms on the development machine.
+HINT_NODE_BUDGET = 300
 # Each ranked candidate gets at most this much of what is left, so one hard
 # candidate cannot eat the budget of all the others.
-CANDIDATE_NODES = 150
+CANDIDATE_NODES = 100
 
 
 @dataclass(frozen=True)
