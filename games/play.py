@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from games.engine.board import Board, MoveError
-from games.engine.hint import Hint
+from games.engine.hint import Hint, still_to_take
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout, Position
 from games.engine.shuffle import shuffle as engine_shuffle
@@ -100,6 +100,9 @@ class RunState:
     hints: int = 0
     shuffles: int = 0
     undos: int = 0
+    # The deal's clearing order as dealt: a hint uses what is left of it
+    # while every pair taken so far is one of its pairs.
+    witness: tuple[Pair, ...] = ()
 
     @property
     def clean(self) -> bool:
@@ -192,7 +195,10 @@ def hint(state: RunState, now: datetime) -> tuple[RunState, Hint]:
     """The engine's best pair; counted (and the run no longer clean) only
     when there is a pair to show."""
     _require_play(state)
-    found = engine_hint(state.board())
+    clearing = None
+    if state.faces == state.initial_faces:  # no shuffle since the deal
+        clearing = still_to_take(state.witness, state.moves)
+    found = engine_hint(state.board(), clearing=clearing)
     if found.pair is None:
         return state, found
     new = replace(

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from games.engine.board import Board, MoveError
-from games.engine.hint import Hint
+from games.engine.hint import Hint, still_to_take
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
@@ -316,7 +316,11 @@ def hint(race: Race, seat: int, now: datetime) -> Hint:
     """The engine's hint for the racer's board; free, and changes nothing."""
     race = settle(race, now)
     racer = _acting(race, seat, now)
-    return engine_hint(racer.board(race.layout))
+    clearing = None
+    if all(step.pair is not None for step in racer.steps):  # no shuffle
+        taken = [step.pair for step in racer.steps]
+        clearing = still_to_take(race.witness, taken)
+    return engine_hint(racer.board(race.layout), clearing=clearing)
 
 
 def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:

@@ -477,7 +477,7 @@ def hint(state: Together, seat: int, now: datetime) -> Hint:
     """The engine's hint, on your own turn only; it changes nothing."""
     state = run_due(state, now)
     _acting(state, seat, now)
-    return engine_hint(state.board())
+    return engine_hint(state.board(), clearing=state.plan or None)
 
 
 def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:

@@ -4,6 +4,8 @@ from dataclasses import replace
 
 import pytest
 
+from games.engine import hint as hint_module
+from games.engine.solver import solve
 from rooms import race as R
 from tests.race_helpers import START, T0, at, small_deal, stuck_pairs
 
@@ -94,6 +96,28 @@ class TestTake:
         with pytest.raises(R.Refused) as e:
             R.take(new_race(), 9, *SOLUTION[0], 0, at(1000))
         assert e.value.code == "not_racing"
+
+
+class TestHint:
+    def test_following_the_deal_the_hint_is_proved_without_search(self, monkeypatch):
+        def no_search(board):
+            raise AssertionError("searched although the witness was known")
+
+        monkeypatch.setattr(hint_module, "Solver", no_search)
+        race = play(new_race(), 0, SOLUTION[:3])
+        hint = R.hint(race, 0, at(5000))
+        assert hint.clearable is True
+        assert hint.pair in race.racer(0).board(race.layout).free_pairs()
+
+    def test_off_the_deal_or_after_a_shuffle_the_search_decides(self):
+        race = stuck(new_race(), 0)
+        assert R.hint(race, 0, at(20_000)).clearable is False
+        race = R.shuffle(race, 0, "s", at(21_000))
+        hint = R.hint(race, 0, at(22_000))
+        assert hint.clearable is True
+        board = race.racer(0).board(race.layout)
+        board.take(*hint.pair)
+        assert solve(board).solvable is True
 
 
 class TestFinishing:

@@ -4,6 +4,7 @@ where the board's mode allows them."""
 import pytest
 
 from games import boards
+from games.engine import hint as hint_module
 from games.engine.deal import Deal
 from games.engine.layout import Layout
 from games.models import Run
@@ -51,6 +52,36 @@ def test_a_hint_names_a_free_pair_that_keeps_the_pile_clearable(monkeypatch):
     assert (after["hints"], after["clean"]) == (1, False)
     again = me.act(run["id"], "hint").json()["run"]
     assert again["hints"] == 2
+
+
+def test_while_play_follows_the_deal_a_hint_needs_no_search(monkeypatch):
+    """What is left of the deal's witness proves its free pairs safe: with
+    the solver out of reach, the hint is still verified, before and after a
+    pair of it is taken; once play leaves it, the search is back."""
+    FakeClock(monkeypatch)
+    me = Browser()
+    run = me.start("free:turtle").json()
+    witness = Run.objects.get(public_id=run["id"]).witness
+
+    class NoSearch:
+        def __init__(self, board):
+            raise AssertionError("searched although the witness was known")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(hint_module, "Solver", NoSearch)
+        assert me.act(run["id"], "hint").json()["hint"]["clearable"] is True
+        run = me.take(run, *witness[0]).json()
+        hint = me.act(run["id"], "hint").json()["hint"]
+        assert hint["clearable"] is True
+        board = Run.objects.get(public_id=run["id"]).state().board()
+        assert tuple(hint["pair"]) in board.free_pairs()
+    pairs = {tuple(sorted(p)) for p in witness}
+    pair = next(p for p in board.free_pairs() if p not in pairs)
+    run = me.take(run, *pair).json()
+    with monkeypatch.context() as patch:
+        patch.setattr(hint_module, "Solver", NoSearch)
+        with pytest.raises(AssertionError, match="searched"):
+            me.act(run["id"], "hint")
 
 
 def test_shuffle_re_lays_the_standing_faces_in_free_mode(monkeypatch):

@@ -6,6 +6,7 @@ taking tiles can only ever free others (freedom is monotone).
 """
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from games.engine.faces import GROUPS, group_of
 from games.engine.layout import Layout
@@ -30,6 +31,13 @@ def iter_bits(mask: int):
         mask ^= low
 
 
+@lru_cache(maxsize=256)
+def _groups(faces: tuple[str, ...]) -> tuple[int, ...]:
+    """Each tile's group number; a deal's boards are built again and again
+    (every move of a room rebuilds its racer's), so they share this."""
+    return tuple(GROUP_INDEX[group_of(f)] for f in faces)
+
+
 @dataclass
 class Board:
     layout: Layout
@@ -43,7 +51,7 @@ class Board:
             raise ValueError("one face per layout position is needed")
         if self.standing < 0:
             self.standing = self.layout.all_mask
-        self.groups = tuple(GROUP_INDEX[group_of(f)] for f in self.faces)
+        self.groups = _groups(self.faces)
         self.free = self.layout.free_mask(self.standing)
 
     # -- queries ---------------------------------------------------------

@@ -5,11 +5,17 @@ good habit; the first one the solver shows to keep the pile clearable wins.
 One solve of the position itself comes first: its solution proves a set of
 pairs safe at once (with the pairing fixed, any free pair of it can go
 first), which bounds how many candidates need a solve of their own.
+
+A caller that knows a clearing (what is left of the deal's witness while
+every pair taken so far was one of its pairs) passes it: once checked by
+playing it out, its best-ranked free pair is the hint, with no search. The
+search, within its node budget, is for positions play has led elsewhere.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.engine.board import Board
+from games.engine.board import Board, MoveError
 from games.engine.solver import Solver
 
 Pair = tuple[int, int]
@@ -54,10 +60,58 @@ def rank_pairs(board: Board) -> list[Pair]:
     return sorted(pairs, key=lambda p: (*(-v for v in opening(board, p)), p))
 
 
-def hint(board: Board, budget: int = HINT_NODE_BUDGET) -> Hint:
+def still_to_take(witness: Iterable[Pair], taken: Iterable[Pair]) -> list[Pair] | None:
+    """The pairs of a clearing order not taken yet, when every pair taken so
+    far was one of its pairs (in any order); None once play left it. With a
+    pairing fixed, order does not matter, so those pairs still clear."""
+    left = {tuple(sorted(p)) for p in witness}
+    for pair in taken:
+        key = tuple(sorted(pair))
+        if key not in left:
+            return None
+        left.remove(key)
+    return sorted(left)
+
+
+def clears(board: Board, pairs: Iterable[Pair]) -> bool:
+    """Whether taking these pairs, each as soon as both tiles are free,
+    clears the board. With the pairing fixed that decides it: taking a pair
+    never blocks another."""
+    work = board.copy()
+    todo = [tuple(sorted(p)) for p in pairs]
+    tiles = sorted(t for pair in todo for t in pair)
+    if tiles != [i for i in range(len(board.faces)) if board.is_standing(i)]:
+        return False
+    while todo:
+        rest = []
+        for a, b in todo:
+            try:
+                work.take(a, b)
+            except MoveError:
+                rest.append((a, b))
+        if len(rest) == len(todo):
+            return False
+        todo = rest
+    return True
+
+
+def hint(
+    board: Board,
+    budget: int = HINT_NODE_BUDGET,
+    clearing: Iterable[Pair] | None = None,
+) -> Hint:
+    """The hint for this position. `clearing`: pairs the caller believes
+    clear it (what is left of the deal's witness, say); checked by playing
+    them out, and when they do clear, any free one of them is safe at once,
+    with no search."""
     ranked = rank_pairs(board)
     if not ranked:
         return Hint(pair=None, clearable=False)
+    if clearing is not None:
+        known = list(clearing)
+        if clears(board, known):
+            safe = {tuple(sorted(p)) for p in known}
+            return Hint(pair=next(p for p in ranked if p in safe), clearable=True)
     # One Solver for the position and all its candidates: they share its
     # set-up and what it learns about dead positions.
     solver = Solver(board)

@@ -164,13 +164,18 @@ class Layout:
 
     def free_mask(self, standing: int) -> int:
         """All free tiles among `standing`."""
+        # is_free inlined: every Board built (each move of a room, each
+        # request of a solo game) runs this over all its standing tiles.
+        cover, left, right = self.cover_mask, self.left_mask, self.right_mask
         free = 0
         rest = standing
         while rest:
             low = rest & -rest
             i = low.bit_length() - 1
             rest ^= low
-            if self.is_free(i, standing):
+            if not cover[i] & standing and not (
+                left[i] & standing and right[i] & standing
+            ):
                 free |= low
         return free
 

@@ -90,6 +90,7 @@ class Run(models.Model):
             hints=self.hints,
             shuffles=self.shuffles,
             undos=self.undos,
+            witness=tuple((a, b) for a, b in self.witness),
         )
 
     def set_state(self, state: play.RunState, now: datetime) -> None:
