@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP (Django, static files) and websockets (rooms)."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -24,3 +25,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far (Django, the apps, the engine's layouts) lives as
+# long as the process: out of the garbage collector's sight, a full
+# collection only walks what came later. Measured in daphne at 50 rooms:
+# full collections paused the process 100-180 ms before, 30-60 ms after,
+# and a pause is a stall for every socket of the process.
+gc.freeze()

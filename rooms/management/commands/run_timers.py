@@ -16,6 +16,7 @@ for the life of the process.
 """
 
 import asyncio
+import gc
 import logging
 import signal
 import threading
@@ -89,6 +90,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, interval: float, workers: int, once: bool, **options):
+        # As in config/asgi.py: what is loaded now lives as long as the
+        # process, so the collector's full passes need not walk it.
+        gc.freeze()
         asyncio.run(self._run(interval, max(1, workers), once))
 
     async def _run(self, interval: float, workers: int, once: bool) -> None:
