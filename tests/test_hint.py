@@ -59,15 +59,20 @@ def test_what_is_left_of_a_witness_is_known_only_while_play_follows_it():
     assert still_to_take(witness, [(2, 1), (0, 3)]) is None
 
 
-def test_a_claimed_clearing_that_does_not_clear_is_not_believed():
-    # The two dragons lie one on the other: no clearing exists, whatever
-    # the caller claims.
-    board = board_of(
+def stacked_dragons() -> Board:
+    """Two dragons, one lying on the other, and a pair of winds: the pile
+    can never be cleared."""
+    return board_of(
         (0, 0, 0, "dragon-red"),
         (0, 0, 1, "dragon-red"),
         (4, 0, 0, "wind-east"),
         (8, 0, 0, "wind-east"),
     )
+
+
+def test_a_claimed_clearing_that_does_not_clear_is_not_believed():
+    # No clearing exists, whatever the caller claims.
+    board = stacked_dragons()
     assert not clears(board, [(2, 3), (0, 1)])
     assert hint(board, clearing=[(2, 3), (0, 1)]) == Hint((2, 3), False)
     # Pairs that do not match, or leave a tile out, are not believed either.
@@ -108,13 +113,7 @@ def test_the_pair_that_frees_the_most_tiles_is_preferred():
 
 
 def test_when_nothing_keeps_it_clearable_the_flag_says_so():
-    # The two dragons lie one on the other: the pile can never be cleared.
-    board = board_of(
-        (0, 0, 0, "dragon-red"),
-        (0, 0, 1, "dragon-red"),
-        (4, 0, 0, "wind-east"),
-        (8, 0, 0, "wind-east"),
-    )
+    board = stacked_dragons()
     h = hint(board)
     assert h.pair == (2, 3)
     assert h.clearable is False

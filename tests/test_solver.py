@@ -36,6 +36,9 @@ HARD = {
     "turtle-random-seed475.json",
 }
 HARD_LIMIT = 10_000
+# What the property tests draw: a layout, and a deal's seed on it.
+SLUGS = st.sampled_from(["small", "turtle"])
+SEEDS = st.integers(0, 10**6)
 # Generous for the rest: seed019, the slowest of them, needs about 67,000.
 CASE_LIMIT = 100_000
 
@@ -81,8 +84,8 @@ def test_turtle_deals_are_never_called_unclearable(seed):
 
 @settings(max_examples=30, deadline=None)
 @given(
-    slug=st.sampled_from(["small", "turtle"]),
-    seed=st.integers(0, 10**6),
+    slug=SLUGS,
+    seed=SEEDS,
     part=st.floats(0.0, 1.0),
 )
 def test_positions_partway_through_a_witness_are_clearable(slug, seed, part):
@@ -116,8 +119,8 @@ def clearing_by_brute_force(board: Board, seen: set[int]) -> list | None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    slug=st.sampled_from(["small", "turtle"]),
-    seed=st.integers(0, 10**6),
+    slug=SLUGS,
+    seed=SEEDS,
     left=st.integers(2, 9),
 )
 def test_agrees_with_brute_force_on_random_late_positions(slug, seed, left):
@@ -255,8 +258,8 @@ def test_a_node_limit_gives_none_not_a_guess():
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    slug=st.sampled_from(["small", "turtle"]),
-    seed=st.integers(0, 10**6),
+    slug=SLUGS,
+    seed=SEEDS,
     left=st.integers(3, 9),
 )
 def test_one_solver_answers_for_every_first_pair_as_brute_force_does(slug, seed, left):
@@ -279,8 +282,8 @@ def test_one_solver_answers_for_every_first_pair_as_brute_force_does(slug, seed,
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    slug=st.sampled_from(["small", "turtle"]),
-    seed=st.integers(0, 10**6),
+    slug=SLUGS,
+    seed=SEEDS,
     left=st.integers(3, 9),
 )
 def test_trying_every_pairing_bans_none_a_clearing_uses(slug, seed, left):
