@@ -90,6 +90,10 @@ def _first(item: tuple) -> int:
     return item[0]
 
 
+def _second(item: tuple):
+    return item[1]
+
+
 class Solver:
     """Solves a position, and positions one pair on from it.
 
@@ -185,6 +189,12 @@ class _Search:
                     self.pair_group.append(g)
                     self.comp.append(first + len(couple) - 1 - k)
         self.pair_gbit = [1 << g for g in self.pair_group]
+        # group_moves[g]: (pair number, its two tiles' mask) for every pair of
+        # g, so a node finds the free pairs of a group by masks alone.
+        self.group_moves: list[list[tuple[int, int]]] = [[] for _ in self.members]
+        # In tile order, which is the order ties in a move's score keep.
+        for k, (a, b) in sorted(enumerate(self.pair_tiles), key=_second):
+            self.group_moves[self.pair_group[k]].append((k, 1 << a | 1 << b))
         self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
         self.group_pairs = [0] * len(self.members)
         for k, g in enumerate(self.pair_group):
@@ -258,7 +268,7 @@ class _Search:
             k = self.pid[(a, b)]
             if banned >> k & 1:
                 return False  # no clearing of the position takes this pair
-            state = self._take(standing, free, banned, settled, a, b, prefix, todo)
+            state = self._take(standing, free, banned, settled, k, prefix, todo)
             if state is None:
                 return False
             standing, free, banned, settled, todo = state
@@ -457,46 +467,43 @@ class _Search:
         return standing, free
 
     def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
-        """Pairs of group g that can be taken now without loss, or None.
+        """Pairs (by number) of group g that can be taken now without loss.
 
         All standing tiles free: take them all (as an allowed pairing). Three
         of four free with one allowed pair among them, or a settled pair with
-        both tiles free: take that pair.
+        both tiles free: take that pair. The caller has checked that g has
+        two free tiles.
         """
         s = self.members[g] & standing
         f = s & free
-        if f & (f - 1) == 0:
-            return None
-        pid = self.pid
-        if f == s:
-            tiles = list(iter_bits(s))
-            if len(tiles) == 2:
-                return [(tiles[0], tiles[1])]
-            a, b, c, d = tiles
-            for p, q in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
-                if not banned >> pid[p] & 1:
-                    return [p, q]
-            return None
         if s.bit_count() == 2:
-            return None
-        tiles = list(iter_bits(f))
-        pairs = [
-            (p, q)
-            for i, p in enumerate(tiles)
-            for q in tiles[i + 1 :]
-            if not banned >> pid[(p, q)] & 1
+            if f != s:
+                return ()
+            for k, bits in self.group_moves[g]:
+                if bits == s:
+                    return (k,)
+        if f == s:
+            for k, _ in self.pairings[g]:
+                if not banned >> k & 1:
+                    return (k, self.comp[k])
+            return ()
+        found = [
+            k
+            for k, bits in self.group_moves[g]
+            if bits & f == bits and not banned >> k & 1
         ]
-        if len(pairs) == 1 and (len(tiles) == 3 or settled >> pid[pairs[0]] & 1):
-            return pairs
-        return None
+        if len(found) == 1 and (f.bit_count() == 3 or settled >> found[0] & 1):
+            return found
+        return ()
 
-    def _take(self, standing, free, banned, settled, a, b, path, todo, after=None):
-        """Take a pair, settle its group, spread that; None when dead.
+    def _take(self, standing, free, banned, settled, k, path, todo, after=None):
+        """Take pair k, settle its group, spread that; None when dead.
 
         `todo` collects the groups worth a new look for safe moves; `after`
         is the (standing, free) pair the move leaves, when already known.
         """
-        path.append((a, b))
+        a, b = pair = self.pair_tiles[k]
+        path.append(pair)
         s2, f2 = after or self._remove(standing, free, a, b)
         tile_gbit = self.tile_gbit
         todo |= tile_gbit[a]
@@ -505,8 +512,7 @@ class _Search:
             low = m & -m
             m ^= low
             todo |= tile_gbit[low.bit_length() - 1]
-        k = self.pid[(a, b)]
-        news = (1 << k | 1 << self.comp[k]) & ~settled
+        news = self.pairing_of[k] & ~settled
         if news:
             state = self._propagate(banned, settled | news, news, s2)
             if state is None:
@@ -520,31 +526,25 @@ class _Search:
             banned, settled = state
         return s2, f2, banned, settled, todo
 
-    def moves(self, standing: int, free: int, banned: int) -> list[Pair]:
-        """The moves to branch on; one of them comes next in some clearing.
+    def moves(self, free: int, banned: int) -> list[tuple[int, int]]:
+        """The moves to branch on, as (pair number, tiles mask); one of them
+        comes next in some clearing.
 
         Only groups of four have any (safe moves took the rest). A group
         with three free tiles alone is enough, the one with fewest choices.
         """
-        best: list[Pair] | None = None
-        others: list[Pair] = []
-        pid = self.pid
-        for m in self.members:
+        best: list[tuple[int, int]] | None = None
+        others: list[tuple[int, int]] = []
+        for g, m in enumerate(self.members):
             f = m & free
             if f & (f - 1) == 0:
                 continue
-            tiles = []
-            while f:
-                low = f & -f
-                f ^= low
-                tiles.append(low.bit_length() - 1)
             pairs = [
-                (a, b)
-                for i, a in enumerate(tiles)
-                for b in tiles[i + 1 :]
-                if not banned >> pid[(a, b)] & 1
+                move
+                for move in self.group_moves[g]
+                if move[1] & f == move[1] and not banned >> move[0] & 1
             ]
-            if len(tiles) == 3:
+            if f.bit_count() == 3:
                 if best is None or len(pairs) < len(best):
                     best = pairs
             else:
@@ -573,16 +573,17 @@ class _Search:
     def dfs(self, standing, free, banned, settled, todo):
         """A clearing order from this position, or False if there is none."""
         path: list[Pair] = []
+        members = self.members
         # Safe moves first, group by group (lowest first), until none is left.
         while todo:
             low = todo & -todo
             todo ^= low
             g = low.bit_length() - 1
-            pairs = self._safe_pairs(g, standing, free, banned, settled)
-            if not pairs:
+            f = members[g] & free
+            if f & (f - 1) == 0:
                 continue
-            for a, b in pairs:
-                state = self._take(standing, free, banned, settled, a, b, path, todo)
+            for k in self._safe_pairs(g, standing, free, banned, settled):
+                state = self._take(standing, free, banned, settled, k, path, todo)
                 if state is None:
                     return False
                 standing, free, banned, settled, todo = state
@@ -594,38 +595,49 @@ class _Search:
         if self.nodes >= self.stop:
             raise _Limit
         children = []
-        members, group_of = self.members, self.group_of
-        weight, noise, pid, comp, masks = (
+        group_of, weight, noise, comp, masks = (
+            self.group_of,
             self.weight,
             self.noise,
-            self.pid,
             self.comp,
             self.masks,
         )
-        for a, b in self.moves(standing, free, banned):
-            after = self._remove(standing, free, a, b)
-            freed = after[1] & ~free
+        cover, left, right, affects = self.cover, self.left, self.right, self.affects
+        pair_tiles = self.pair_tiles
+        for k, bits in self.moves(free, banned):
+            a, b = pair_tiles[k]
+            # The position after the move (as _remove, inlined: hot loop).
+            s2 = standing & ~bits
+            f2 = free & ~bits
+            m = (affects[a] | affects[b]) & s2 & ~f2
+            while m:
+                low = m & -m
+                m ^= low
+                t = low.bit_length() - 1
+                if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
+                    f2 |= low
+            freed = f2 & ~free
             score = freed.bit_count() * FREED_WEIGHT + weight[a] + weight[b]
             # A freed tile whose group has another free tile makes a move.
             while freed:
                 low = freed & -freed
                 freed ^= low
-                if members[group_of[low.bit_length() - 1]] & after[1] & ~low:
+                if members[group_of[low.bit_length() - 1]] & f2 & ~low:
                     score += PARTNER_WEIGHT
             # The other two tiles of the group now have to pair with each
             # other: the more that must go before that pair, the riskier.
-            rest_before = masks[comp[pid[(a, b)]]][0] & after[0]
+            rest_before = masks[comp[k]][0] & s2
             score -= rest_before.bit_count() * WAITING_WEIGHT
             if noise:
                 score += noise.below(self.noise_max)
-            children.append((-score, a, b, after))
+            children.append((-score, k, (s2, f2)))
         children.sort(key=_first)
-        for _, a, b, after in children:
-            child = self._take(standing, free, banned, settled, a, b, [], 0, after)
+        for _, k, after in children:
+            child = self._take(standing, free, banned, settled, k, [], 0, after)
             if child is None:
                 continue
             rest = self.dfs(*child)
             if rest is not False:
-                return path + [(a, b)] + rest
+                return path + [pair_tiles[k]] + rest
         self.dead.add(standing)
         return False
