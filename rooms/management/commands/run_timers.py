@@ -16,7 +16,6 @@ for the life of the process.
 """
 
 import asyncio
-import gc
 import logging
 import signal
 import threading
@@ -26,6 +25,7 @@ from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connections
 
+from config.longlived import freeze_start_up
 from rooms import actions
 
 log = logging.getLogger("rooms.timers")
@@ -91,8 +91,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, interval: float, workers: int, once: bool, **options):
         # As in config/asgi.py: what is loaded now lives as long as the
-        # process, so the collector's full passes need not walk it.
-        gc.freeze()
+        # process, so the collector's passes need not walk it.
+        freeze_start_up()
         asyncio.run(self._run(interval, max(1, workers), once))
 
     async def _run(self, interval: float, workers: int, once: bool) -> None:
