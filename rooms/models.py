@@ -247,8 +247,8 @@ class Racer(models.Model):
             self.name,
             self.bot_level,
             self.status,
-            self.faces,
-            self.steps,
+            tuple(self.faces),
+            step_states(self.steps),
             self.penalty_ms,
             self.shuffles,
             self.end_ms,
@@ -256,34 +256,39 @@ class Racer(models.Model):
         )
 
 
+def step_states(steps: list[dict]) -> tuple[race.Step, ...]:
+    """The undo log's entries from their JSON (see Racer.steps)."""
+    return tuple(
+        race.Step(
+            s["ms"],
+            tuple(s["pair"]) if "pair" in s else None,
+            tuple(s["faces"]) if "faces" in s else None,
+        )
+        for s in steps
+    )
+
+
 def racer_state(
     seat: int,
     name: str,
     bot: str,
     status: str,
-    faces: list[str],
-    steps: list[dict],
+    faces: tuple[str, ...],
+    steps: tuple[race.Step, ...],
     penalty_ms: int,
     shuffles: int,
     end_ms: int | None,
     bot_at_ms: int | None,
 ) -> race.Racer:
-    """A racer's state from the columns of its row (rooms.sql reads them
-    without building a Racer row)."""
+    """A racer's state from the columns of its row, the JSON ones decoded
+    (rooms.sql reads them without building a Racer row)."""
     return race.Racer(
         seat=seat,
         name=name,
-        faces=tuple(faces),
+        faces=faces,
         bot=bot,
         status=status,
-        steps=tuple(
-            race.Step(
-                s["ms"],
-                tuple(s["pair"]) if "pair" in s else None,
-                tuple(s["faces"]) if "faces" in s else None,
-            )
-            for s in steps
-        ),
+        steps=steps,
         penalty_ms=penalty_ms,
         shuffles=shuffles,
         end_ms=end_ms,

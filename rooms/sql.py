@@ -19,11 +19,13 @@ the path of a move uses plain statements instead:
   trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
-witness) are read once per process (`_dealt`). The statements run on SQLite
+witness) are read once per process (`_dealt`), and each racer's state is
+kept with the row it came from (`_racer`). The statements run on SQLite
 too (without row locks: its transactions are taken whole, see settings).
 """
 
 import json
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -33,9 +35,9 @@ from django.utils import timezone
 from psycopg import ClientCursor
 
 from rooms import race
-from rooms.models import Dealt, Room, Round, racer_state
+from rooms.models import Dealt, Room, Round, racer_state, step_states
 
-# The JSON columns come as text, the key of `_racer`.
+# The JSON columns come as text: `_racer` compares them with the last read.
 _RACER_COLUMNS = (
     "rc.seat, rc.name, rc.bot_level, rc.status, CAST(rc.faces AS TEXT),"
     " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
@@ -163,40 +165,75 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         paused=bool(paused),
     )
     racers = [
-        _racer(*row[7:])
+        _racer(round_id, row[7:])
         for row in rows
         if row[7] is not None  # a round with no racer yet
     ]
     return rnd, rnd.state(racers, _dealt(round_id, seed))
 
 
-@lru_cache(maxsize=1024)
-def _racer(
-    seat: int,
-    name: str,
-    bot: str,
-    status: str,
-    faces: str,
-    steps: str,
-    penalty_ms: int,
-    shuffles: int,
-    end_ms: int | None,
-    bot_at_ms: int | None,
-) -> race.Racer:
-    """A racer's state from its row, kept by the row's values: a move
-    changes one racer, and the others of the room are not decoded again."""
+# Racers' states by (round id, seat), with the row each was read from. A
+# move changes one racer's row, most often by adding one step to the end of
+# its undo log: the other racers of the room are reused as they are, and the
+# changed one decodes only its new step and shares the rest with its last
+# state. One entry a racer, and shared steps, keep the objects the garbage
+# collector walks few (a cache of every row version held ten times more,
+# and each move added some forty objects for the next collection to walk).
+KEEP_RACERS = 1024
+_kept: dict[tuple[int, int], tuple[tuple, race.Racer]] = {}
+_kept_lock = threading.Lock()
+
+
+def _racer(round_id: int, row: tuple) -> race.Racer:
+    """A racer's state from its row's columns (`_RACER_COLUMNS`)."""
+    key = (round_id, row[0])
+    with _kept_lock:
+        kept = _kept.pop(key, None)
+    racer = kept[1] if kept is not None and kept[0] == row else _decoded(row, kept)
+    with _kept_lock:
+        _kept[key] = (row, racer)  # last in: the last to be dropped
+        if len(_kept) > KEEP_RACERS:
+            del _kept[next(iter(_kept))]
+    return racer
+
+
+def _decoded(row: tuple, kept: tuple[tuple, race.Racer] | None) -> race.Racer:
+    seat, name, bot, status, faces, steps, penalty_ms, shuffles, end_ms, bot_at = row
+    if kept is None:
+        decoded_faces = tuple(json.loads(faces))
+        decoded_steps = step_states(json.loads(steps))
+    else:
+        (_, _, _, _, kept_faces, kept_steps, *_), last = kept
+        same_faces = faces == kept_faces
+        decoded_faces = last.faces if same_faces else tuple(json.loads(faces))
+        decoded_steps = _steps(steps, kept_steps, last.steps)
     return racer_state(
         seat,
         name,
         bot,
         status,
-        json.loads(faces),
-        json.loads(steps),
+        decoded_faces,
+        decoded_steps,
         penalty_ms,
         shuffles,
         end_ms,
-        bot_at_ms,
+        bot_at,
     )
+
+
+def _steps(
+    text: str, kept_text: str, kept: tuple[race.Step, ...]
+) -> tuple[race.Step, ...]:
+    """The undo log from its JSON text, reusing the steps of the last text
+    read when the new one starts with all of them: JSON text that begins
+    with a whole array's elements and a comma holds those same elements
+    first."""
+    if text == kept_text:
+        return kept
+    head = kept_text[:-1] + ", "  # "[a, b" + ", ": only when kept has steps
+    if kept and text.startswith(head):
+        return kept + step_states(json.loads("[" + text[len(head) :]))
+    return step_states(json.loads(text))
 
 
 def _racer_values(racer: race.Racer) -> list:

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.players import claim_guest
-from rooms import actions
+from rooms import actions, sql
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
 from rooms.race import LATE_JOIN_MS, Conflict, RaceError
 from tests.room_helpers import (
@@ -163,6 +163,24 @@ class TestMoves:
         version = Room.objects.get(pk=room.pk).version
         actions.take_pair(room.code, ann, *pair, 0)
         assert Room.objects.get(pk=room.pk).version == version
+
+    def test_racers_kept_between_moves_are_what_their_rows_say(
+        self, room, ann, bob, clock
+    ):
+        # rooms.sql keeps each racer's state and decodes only what a move
+        # added to its row: after pairs, an undo and pairs again it must
+        # still read exactly what the rows hold.
+        dealt(room, ann)
+        clock.advance(2000)
+        pairs = solution(room)
+        take_all(room, ann, pairs[:3], clock)
+        actions.undo(room.code, ann, 3)
+        take_all(room, ann, pairs[2:5], clock, first_move=2)
+        take_all(room, bob, pairs[:1], clock)
+        rnd = Room.objects.get(pk=room.pk).current_round
+        _, state = sql.load_race(rnd.pk)
+        assert state.racers == tuple(r.state() for r in rnd.racers.all())
+        assert state.racer(0).matches == 5
 
     def test_a_stranger_cannot_act(self, room, ann, clock):
         dealt(room, ann)
