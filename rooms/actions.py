@@ -25,6 +25,7 @@ from rooms.bots import LEVELS
 from rooms.models import NAME_MAX, Member, Room, Round
 from rooms.publish import publish_on_commit
 from rooms.race import Conflict, RaceError, Refused
+from rooms.sql import Writes
 from rooms.state import (
     members_json,
     race_patch,
@@ -96,30 +97,36 @@ def _racers(rnd: Round) -> list[race.Racer]:
 
 
 def _emit(
-    room: Room, events: list[tuple[str, dict]], now: datetime, *changed: str
+    room: Room,
+    events: list[tuple[str, dict]],
+    now: datetime,
+    *changed: str,
+    writes: Writes = (),
 ) -> None:
     """Number and store events, and publish them after commit. Saves the
     room's version and wake_at (which change with the events), plus the
-    `changed` fields the action set."""
+    `changed` fields the action set; `writes` (a race's rows, from
+    _save_race) go to the database with them."""
     messages = []
     for kind, data in events:
         room.version += 1
         messages.append({"v": room.version, "kind": kind, "data": data})
-    sql.add_events(room, messages, now)
+    sql.add_events(room, messages, now, writes)
     if changed:
         room.save(update_fields=changed)
     publish_on_commit(room.code, messages)
 
 
 def _save_race(
-    room: Room, round_id: int, old: race.Race, new: race.Race
+    room: Room, round_id: int, old: race.Race, new: race.Race, writes: list
 ) -> tuple[str, dict] | None:
-    """Write what changed between two states; the "race" event, or None when
-    nothing changed (a retried message)."""
+    """What changed between two states: its statements added to `writes`
+    (for _emit, which sends them with the events in one round trip), and
+    the "race" event; None when nothing changed (a retried message)."""
     room.wake_at = race.wake_at(new)
     if new == old:
         return None
-    sql.save_race(round_id, old, new)
+    writes += sql.race_writes(round_id, old, new)
     return ("race", race_patch(old, new))
 
 
@@ -142,10 +149,11 @@ def _save_state(
     rnd: Round,
     old: race.Race | together.Together,
     new: race.Race | together.Together,
+    writes: list,
 ) -> tuple[str, dict] | None:
     if rnd.is_together:
         return _save_together(room, rnd, old, new)
-    return _save_race(room, rnd.pk, old, new)
+    return _save_race(room, rnd.pk, old, new, writes)
 
 
 def _in_play(
@@ -197,8 +205,9 @@ def _round_action(
             raise Refused("together", "Together has no undo, shuffle or stop")
         else:
             new = shared(old, seat, room, now)
-        event = _save_state(room, rnd, old, new)
-        _emit(room, [event] if event else [], now)
+        writes = []
+        event = _save_state(room, rnd, old, new, writes)
+        _emit(room, [event] if event else [], now, writes=writes)
         return room
 
 
@@ -245,7 +254,9 @@ def _seat(room: Room, **fields) -> Member:
     return member
 
 
-def _late_racer(room: Room, member: Member, now: datetime) -> tuple[str, dict] | None:
+def _late_racer(
+    room: Room, member: Member, now: datetime, writes: list
+) -> tuple[str, dict] | None:
     """Seat a newcomer on the race in progress, if it is still young; in
     Together they watch this pile and play the next."""
     current = _racing_round(room)
@@ -261,7 +272,7 @@ def _late_racer(room: Room, member: Member, now: datetime) -> tuple[str, dict] |
         new = race.join(old, member.seat, member.name, member.bot_level, now)
     except Conflict:
         return None  # too late: they race from the next deal on
-    return _save_race(room, rnd.pk, old, new)
+    return _save_race(room, rnd.pk, old, new, writes)
 
 
 def join_room(code: str, player: Player, name: str) -> Room:
@@ -271,17 +282,17 @@ def join_room(code: str, player: Player, name: str) -> Room:
         room = _locked(code)
         now = current_time()
         member = room.members.filter(player=player).first()
-        events = []
+        events, writes = [], []
         if member is None:
             member = _seat(room, player=player, name=name)
-            events.append(_late_racer(room, member, now))
+            events.append(_late_racer(room, member, now, writes))
         elif member.name != name:
             member.name = name
             member.save(update_fields=["name"])
         else:
             return room
         events.insert(0, ("members", members_json(_members(room))))
-        _emit(room, [e for e in events if e], now)
+        _emit(room, [e for e in events if e], now, writes=writes)
         return room
 
 
@@ -383,10 +394,11 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             rnd.set_together(state)
             rnd.save()
             room.wake_at = together.wake_at(state)
+            writes = []
         else:
             rnd.set_state(state)
             rnd.save()
-            sql.save_race(rnd.pk, replace(state, racers=()), state)
+            writes = sql.race_writes(rnd.pk, replace(state, racers=()), state)
             room.wake_at = race.wake_at(state)
         room.current_round = rnd
         room.settings = {"mode": mode, "pile": pile, "limit": limit}
@@ -396,6 +408,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             now,
             "current_round",
             "settings",
+            writes=writes,
         )
         return room
 
@@ -408,7 +421,7 @@ def leave(code: str, player: Player) -> Room:
         room = _locked(code)
         now = current_time()
         member = _member(room, player)
-        events, changed = [], []
+        events, changed, writes = [], [], []
         current = _racing_round(room)
         if current is not None and current[0].is_together:
             rnd = current[0]
@@ -427,7 +440,7 @@ def leave(code: str, player: Player) -> Room:
                 new = race.abandon(old, now)
             else:
                 new = race.leave(old, member.seat, now)
-            events.append(_save_race(room, rnd.pk, old, new))
+            events.append(_save_race(room, rnd.pk, old, new, writes))
         member.delete()
         members = _members(room)
         if room.host_id == player.pk:
@@ -439,7 +452,7 @@ def leave(code: str, player: Player) -> Room:
             changed = ["host", "status", "current_round"]
             events += [("room", room_json(room, members)), ("round", None)]
         events.append(("members", members_json(members)))
-        _emit(room, [e for e in events if e], now, *changed)
+        _emit(room, [e for e in events if e], now, *changed, writes=writes)
         return room
 
 
@@ -574,8 +587,9 @@ def apply_due_timers(room_id: int) -> bool:
             return False
         rnd, old = current
         rules = together if rnd.is_together else race
-        event = _save_state(room, rnd, old, rules.run_due(old, now))
-        _emit(room, [event] if event else [], now)
+        writes = []
+        event = _save_state(room, rnd, old, rules.run_due(old, now), writes)
+        _emit(room, [event] if event else [], now, writes=writes)
         return True
 
 

@@ -14,9 +14,9 @@ the path of a move uses plain statements instead:
   a row lock sees the locked row as the last writer left it but the other
   rows of its join as they were when it began, so rows read in the locking
   statement could be stale;
-- `save_race` writes each racer that changed and the round's clock, and
-  `add_events` stores the events and the room's new version (in one round
-  trip on PostgreSQL).
+- `race_writes` gives the statements that write each racer that changed
+  and the round's clock, and `add_events` runs them with those that store
+  the events and the room's new version (one round trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
 witness) are read once per process (`_dealt`), and each racer's state is
@@ -26,6 +26,7 @@ too (without row locks: its transactions are taken whole, see settings).
 
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -42,6 +43,10 @@ _RACER_COLUMNS = (
     "rc.seat, rc.name, rc.bot_level, rc.status, CAST(rc.faces AS TEXT),"
     " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
 )
+
+
+# Statements with their parameters, run together by `add_events`.
+Writes = Sequence[tuple[str, list]]
 
 
 @dataclass
@@ -255,39 +260,45 @@ def _racer_values(racer: race.Racer) -> list:
     ]
 
 
-def save_race(round_id: int, old: race.Race, new: race.Race) -> None:
-    """Write what changed from `old` to `new`: each racer that changed (the
-    faces, a long list, only when a shuffle or its undo changed them; a
-    racer new to the race is added) and the round's status and clock."""
+def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
+    """The statements that write what changed from `old` to `new`: each
+    racer that changed (the faces, a long list, only when a shuffle or its
+    undo changed them; a racer new to the race is added) and the round's
+    status and clock. `add_events` runs them."""
     before = {r.seat: r for r in old.racers}
     json_value = connection.ops.adapt_json_value
-    with connection.cursor() as cursor:
-        for racer in new.racers:
-            prev = before.get(racer.seat)
-            if prev == racer:
-                continue
-            values = _racer_values(racer)
-            faces = json_value(list(racer.faces), None)
-            if prev is None:
-                cursor.execute(
+    writes = []
+    for racer in new.racers:
+        prev = before.get(racer.seat)
+        if prev == racer:
+            continue
+        values = _racer_values(racer)
+        faces = json_value(list(racer.faces), None)
+        if prev is None:
+            writes.append(
+                (
                     "INSERT INTO rooms_racer (round_id, seat, name, bot_level,"
                     " status, steps, penalty_ms, shuffles, end_ms, bot_at_ms,"
                     " matches, faces)"
                     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     [round_id, racer.seat, racer.name, racer.bot, *values, faces],
                 )
-                continue
-            set_faces, params = "", [*values]
-            if prev.faces != racer.faces:
-                set_faces, params = ", faces = %s", [*values, faces]
-            cursor.execute(
+            )
+            continue
+        set_faces, params = "", [*values]
+        if prev.faces != racer.faces:
+            set_faces, params = ", faces = %s", [*values, faces]
+        writes.append(
+            (
                 "UPDATE rooms_racer SET status = %s, steps = %s, penalty_ms = %s,"
                 " shuffles = %s, end_ms = %s, bot_at_ms = %s, matches = %s"
                 f"{set_faces} WHERE round_id = %s AND seat = %s",
                 [*params, round_id, racer.seat],
             )
-        if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
-            cursor.execute(
+        )
+    if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
+        writes.append(
+            (
                 "UPDATE rooms_round SET status = %s, banked_ms = %s,"
                 " running_since = %s, paused = %s WHERE id = %s",
                 [
@@ -298,18 +309,24 @@ def save_race(round_id: int, old: race.Race, new: race.Race) -> None:
                     round_id,
                 ],
             )
+        )
+    return writes
 
 
-def add_events(room: Room, events: list[dict], now: datetime) -> None:
+def add_events(
+    room: Room, events: list[dict], now: datetime, writes: Writes = ()
+) -> None:
     """Store numbered events ({"v", "kind", "data"}) and the room's version
-    and wake_at."""
+    and wake_at, after `writes` (a race's rows, from `race_writes`): all in
+    one round trip on PostgreSQL."""
     json_value = connection.ops.adapt_json_value
     created = _when(now)
     statements = [
+        *writes,
         (
             "UPDATE rooms_room SET version = %s, wake_at = %s WHERE id = %s",
             [room.version, _when(room.wake_at), room.pk],
-        )
+        ),
     ]
     if events:
         # One statement for any number of events (a move makes one).
