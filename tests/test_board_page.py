@@ -18,6 +18,12 @@ def test_the_board_page_names_the_layout_board_and_player(client):
     assert "tiles_player" in response.cookies
 
 
+def test_every_page_names_the_site_icon(client):
+    for path in ("/", "/play/small/", "/rooms/", "/levels/"):
+        page = client.get(path).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg"' in page, path
+
+
 def test_an_unknown_layout_is_not_found(client):
     assert client.get("/play/nowhere/").status_code == 404
 

@@ -50,3 +50,14 @@ async def test_a_client_without_gzip_gets_the_plain_file():
     assert plain["status"] == 200
     assert b"content-encoding" not in plain["headers"]
     assert b"free" in plain["body"]
+
+
+async def test_the_site_icon_is_served_and_the_old_address_leads_to_it():
+    icon = await fetch("/static/favicon.svg")
+    assert icon["status"] == 200
+    assert icon["body"].startswith(b"<svg")
+    # Pages outside the site's own template (the admin) are asked for it at
+    # /favicon.ico by browsers: that must not be a 404.
+    old = await fetch("/favicon.ico")
+    assert old["status"] in (301, 302)
+    assert old["headers"][b"location"] == b"/static/favicon.svg"

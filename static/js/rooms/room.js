@@ -316,6 +316,26 @@ document.addEventListener("keydown", (e) => {
   button.click();
 });
 $("invite").addEventListener("focus", (e) => e.target.select());
+// Phones open their share sheet (to a chat app, say); elsewhere the link
+// goes to the clipboard. Without either, the link is left selected to copy.
+const shareButton = $("share-invite");
+if (navigator.share) shareButton.textContent = "Share link";
+shareButton.addEventListener("click", async () => {
+  const url = $("invite").value;
+  const status = $("invite-status");
+  try {
+    if (navigator.share) {
+      await navigator.share({ title: `Tiles room ${root.dataset.code}`, url });
+      return;
+    }
+    await navigator.clipboard.writeText(url);
+    status.textContent = "Link copied";
+  } catch (err) {
+    if (err.name === "AbortError") return; // the share sheet was closed
+    $("invite").focus();
+    status.textContent = "Copy the selected link";
+  }
+});
 
 restoreChoices();
 conn.connect();
