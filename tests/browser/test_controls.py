@@ -41,7 +41,14 @@ def host_room(page, base: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "path", ["/rooms/", "/watch", "/accounts/login/", "/accounts/signup/"]
+    "path",
+    [
+        "/rooms/",
+        "/watch",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/profile/",
+    ],
 )
 def test_form_controls_are_thumb_sized_on_a_phone(open_page, rooms_server, path):
     page = open_page(f"{rooms_server}{path}", PHONE)
