@@ -21,6 +21,7 @@ the engine before it is logged.
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import cached_property
 
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, still_to_take
@@ -82,11 +83,13 @@ class Racer:
     def playing(self) -> bool:
         return self.status == PLAYING
 
-    @property
+    # Counted from the undo log once per state (standings and events ask
+    # several times a move); a new state is a new Racer, counted afresh.
+    @cached_property
     def matches(self) -> int:
         return sum(1 for s in self.steps if s.pair is not None)
 
-    @property
+    @cached_property
     def reached_ms(self) -> int:
         """Own clock when the racer reached their current count of matches."""
         for step in reversed(self.steps):
@@ -476,13 +479,11 @@ def standings(race: Race) -> tuple[Place, ...]:
     """Finishers by time, fastest first; then the rest by matches, most
     first, ties broken by who reached that count sooner on their own clock.
     Racers level in every way share the place."""
-    ordered = sorted(race.racers, key=lambda r: (_rank_key(r), r.seat))
+    keyed = sorted((_rank_key(r), r.seat, r) for r in race.racers)
     places = []
-    for i, r in enumerate(ordered):
-        if i and _rank_key(r) == _rank_key(ordered[i - 1]):
-            place = places[-1].place
-        else:
-            place = i + 1
+    for i, (key, _, r) in enumerate(keyed):
+        # Level with the racer before: the same place.
+        place = places[-1].place if i and key == keyed[i - 1][0] else i + 1
         ms = r.end_ms if r.status == CLEARED else None
         places.append(Place(r.seat, place, r.status, ms, r.matches, r.reached_ms))
     return tuple(places)
