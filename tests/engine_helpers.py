@@ -2,6 +2,7 @@
 
 from games.engine.board import Board
 from games.engine.layout import Layout
+from games.engine.solver import SolveResult
 
 
 def board_of(*tiles: tuple[int, int, int, str]) -> Board:
@@ -16,3 +17,14 @@ def replay(board: Board, pairs) -> Board:
     for a, b in pairs:
         board.take(a, b)
     return board
+
+
+class SettlesNothing:
+    """Stands in for the engine's Solver: every search runs out of budget
+    undecided. What a hint proves with it, it proves without search."""
+
+    def __init__(self, board: Board) -> None:
+        pass
+
+    def solve(self, max_nodes: int = 0, first=None) -> SolveResult:
+        return SolveResult(None, None, max_nodes, 0.0)

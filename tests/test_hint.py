@@ -11,7 +11,14 @@ from games.engine.board import Board
 from games.engine.catalogue import get_layout
 from games.engine.deal import generate_deal
 from games.engine.formats import position_from_json
-from games.engine.hint import HINT_NODE_BUDGET, Hint, clears, hint, still_to_take
+from games.engine.hint import (
+    HINT_NODE_BUDGET,
+    Hint,
+    clears,
+    hint,
+    rank_pairs,
+    still_to_take,
+)
 from games.engine.solver import Solver, solve
 from tests.engine_helpers import board_of
 
@@ -51,6 +58,26 @@ def test_the_hinted_pair_keeps_the_pile_clearable(slug, seed, frac):
             after = board.copy()
             after.take(*h.pair)
             assert solve(after).solvable is True
+
+
+@pytest.mark.parametrize("slug", ["small", "turtle"])
+def test_told_a_clearing_the_hint_still_prefers_what_opens_most(slug):
+    """Seed 0's own clearing order does not hold the pair that opens most:
+    the hint offers that pair all the same, once the solver shows it safe,
+    and the clearing's own best pair only when the budget is spent."""
+    deal = generate_deal(get_layout(slug), 0)
+    board = Board(deal.layout, deal.faces)
+    witness = {tuple(sorted(p)) for p in deal.solution}
+    most = rank_pairs(board)[0]
+    assert most not in witness
+    assert hint(board, clearing=deal.solution) == Hint(pair=most, clearable=True)
+    after = board.copy()
+    after.take(*most)
+    assert solve(after).solvable is True
+    spent = hint(board, budget=0, clearing=deal.solution)
+    assert spent.clearable is True
+    assert spent.pair in witness
+    assert spent.pair == next(p for p in rank_pairs(board) if p in witness)
 
 
 def test_what_is_left_of_a_witness_is_known_only_while_play_follows_it():

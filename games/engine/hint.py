@@ -8,8 +8,9 @@ first), which bounds how many candidates need a solve of their own.
 
 A caller that knows a clearing (what is left of the deal's witness while
 every pair taken so far was one of its pairs) passes it: once checked by
-playing it out, its best-ranked free pair is the hint, with no search. The
-search, within its node budget, is for positions play has led elsewhere.
+playing it out, its best-ranked free pair is safe with no search, and only
+pairs ranked above it need one. The search, within its node budget, is
+otherwise for positions play has led elsewhere.
 """
 
 from collections.abc import Iterable
@@ -111,7 +112,7 @@ def hint(
         known = list(clearing)
         if clears(board, known):
             safe = {tuple(sorted(p)) for p in known}
-            return Hint(pair=next(p for p in ranked if p in safe), clearable=True)
+            return _known_first(board, ranked, safe, budget)
     # One Solver for the position and all its candidates: they share its
     # set-up and what it learns about dead positions.
     solver = Solver(board)
@@ -135,3 +136,23 @@ def hint(
     if fallback is not None:
         return Hint(pair=fallback, clearable=True)
     return Hint(pair=ranked[0], clearable=None)
+
+
+def _known_first(board: Board, ranked: list[Pair], safe: set[Pair], left: int) -> Hint:
+    """With a clearing known, its best-ranked free pair is safe at once (the
+    first pair of any clearing is free, so there is one). A pair ranked above
+    it, one that opens more, is offered instead when the solver shows within
+    the budget that it keeps the pile clearable too: the hint prefers what
+    opens most, wherever the deal's own order goes."""
+    best = next(i for i, pair in enumerate(ranked) if pair in safe)
+    if best == 0:
+        return Hint(pair=ranked[0], clearable=True)
+    solver = Solver(board)
+    for pair in ranked[:best]:
+        if left <= 0:
+            break
+        check = solver.solve(max_nodes=min(CANDIDATE_NODES, left), first=pair)
+        left -= check.nodes
+        if check.solvable:
+            return Hint(pair=pair, clearable=True)
+    return Hint(pair=ranked[best], clearable=True)
