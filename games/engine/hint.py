@@ -13,11 +13,11 @@ pairs ranked above it need one. The search, within its node budget, is
 otherwise for positions play has led elsewhere.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from games.engine.board import Board, MoveError
-from games.engine.solver import Solver
+from games.engine.solver import Solver, SolveResult
 
 Pair = tuple[int, int]
 
@@ -111,48 +111,55 @@ def hint(
     if clearing is not None:
         known = list(clearing)
         if clears(board, known):
+            # Its best-ranked free pair is safe at once (a clearing's first
+            # pair is free, so there is one); a pair ranked above it, one that
+            # opens more, is offered instead if the search shows it safe too.
             safe = {tuple(sorted(p)) for p in known}
-            return _known_first(board, ranked, safe, budget)
+            pair = _first_safe(ranked, safe, _lazy_checks(board), budget)
+            return Hint(pair=pair, clearable=True)
     # One Solver for the position and all its candidates: they share its
     # set-up and what it learns about dead positions.
     solver = Solver(board)
     whole = solver.solve(max_nodes=budget // 2)
     if whole.solvable is False:
         return Hint(pair=ranked[0], clearable=False)
-    left = budget - whole.nodes
     # With the pairing of a solution fixed, any of its pairs that is free now
     # can go first; the solution's first pair always is, so one is ranked.
     safe = {tuple(sorted(p)) for p in whole.solution or ()}
-    for pair in ranked:
-        if pair in safe:
-            return Hint(pair=pair, clearable=True)
-        if left <= 0:
-            break
-        check = solver.solve(max_nodes=min(CANDIDATE_NODES, left), first=pair)
-        left -= check.nodes
-        if check.solvable:
-            return Hint(pair=pair, clearable=True)
-    fallback = next((p for p in ranked if p in safe), None)
-    if fallback is not None:
-        return Hint(pair=fallback, clearable=True)
+    pair = _first_safe(ranked, safe, solver.solve, budget - whole.nodes)
+    if pair is not None:
+        return Hint(pair=pair, clearable=True)
     return Hint(pair=ranked[0], clearable=None)
 
 
-def _known_first(board: Board, ranked: list[Pair], safe: set[Pair], left: int) -> Hint:
-    """With a clearing known, its best-ranked free pair is safe at once (the
-    first pair of any clearing is free, so there is one). A pair ranked above
-    it, one that opens more, is offered instead when the solver shows within
-    the budget that it keeps the pile clearable too: the hint prefers what
-    opens most, wherever the deal's own order goes."""
-    best = next(i for i, pair in enumerate(ranked) if pair in safe)
-    if best == 0:
-        return Hint(pair=ranked[0], clearable=True)
-    solver = Solver(board)
-    for pair in ranked[:best]:
-        if left <= 0:
-            break
-        check = solver.solve(max_nodes=min(CANDIDATE_NODES, left), first=pair)
-        left -= check.nodes
-        if check.solvable:
-            return Hint(pair=pair, clearable=True)
-    return Hint(pair=ranked[best], clearable=True)
+def _first_safe(
+    ranked: list[Pair],
+    safe: set[Pair],
+    solve: Callable[..., SolveResult],
+    left: int,
+) -> Pair | None:
+    """The first ranked pair that is known safe, or that `solve` shows safe
+    (each check within CANDIDATE_NODES) while the budget lasts."""
+    for pair in ranked:
+        if pair in safe:
+            return pair
+        if left > 0:
+            check = solve(max_nodes=min(CANDIDATE_NODES, left), first=pair)
+            left -= check.nodes
+            if check.solvable:
+                return pair
+    return None
+
+
+def _lazy_checks(board: Board) -> Callable[..., SolveResult]:
+    """Solver.solve for the board, set up only if a check is asked for: a
+    known clearing often holds the best-ranked pair, and then none is."""
+    solver: Solver | None = None
+
+    def solve(**kwargs) -> SolveResult:
+        nonlocal solver
+        if solver is None:
+            solver = Solver(board)
+        return solver.solve(**kwargs)
+
+    return solve
