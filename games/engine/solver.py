@@ -90,7 +90,7 @@ def _first(item: tuple) -> int:
     return item[0]
 
 
-def _second(item: tuple):
+def _second(item: tuple) -> tuple[int, int]:
     return item[1]
 
 
