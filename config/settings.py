@@ -118,6 +118,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "prepare-dailies": {"task": "dailies.tasks.prepare_dailies", "schedule": 3600.0},
     "prepare-levels": {"task": "dailies.tasks.prepare_levels", "schedule": 86400.0},
+    "forget-idle-rooms": {
+        "task": "rooms.tasks.forget_idle_rooms",
+        "schedule": 86400.0,
+    },
 }
 
 _VALIDATORS = "django.contrib.auth.password_validation"
