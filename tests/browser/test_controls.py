@@ -85,6 +85,11 @@ def test_the_invite_link_is_copied_where_there_is_no_share_sheet(
         )
         assert page.evaluate("navigator.clipboard.readText()") == invite
         assert invite.endswith(page.locator("#room").get_attribute("data-code"))
+        # The note is news only for a moment; a stale one would mislead.
+        page.wait_for_function(
+            "document.getElementById('invite-status').textContent === ''",
+            timeout=WAIT_MS,
+        )
     finally:
         context.close()
 

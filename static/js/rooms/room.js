@@ -319,6 +319,14 @@ $("invite").addEventListener("focus", (e) => e.target.select());
 // Phones open their share sheet (to a chat app, say); elsewhere the link
 // goes to the clipboard. Without either, the link is left selected to copy.
 const shareButton = $("share-invite");
+// A status line that says what just happened, then clears, so an old
+// "Link copied" is not read as news later.
+let sayTimer = 0;
+function say(status, text) {
+  status.textContent = text;
+  clearTimeout(sayTimer);
+  sayTimer = setTimeout(() => (status.textContent = ""), 4000);
+}
 if (navigator.share) shareButton.textContent = "Share link";
 shareButton.addEventListener("click", async () => {
   const url = $("invite").value;
@@ -329,11 +337,11 @@ shareButton.addEventListener("click", async () => {
       return;
     }
     await navigator.clipboard.writeText(url);
-    status.textContent = "Link copied";
+    say(status, "Link copied");
   } catch (err) {
     if (err.name === "AbortError") return; // the share sheet was closed
     $("invite").focus();
-    status.textContent = "Copy the selected link";
+    say(status, "Copy the selected link");
   }
 });
 
