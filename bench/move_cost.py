@@ -14,8 +14,9 @@ the servers.
 
 The clock is the bench's own (`actions.current_time` replaced) and the
 deal's seed is fixed, so every run makes the same moves. It reports
-process CPU time per call (medians and means), and with `--round-trips`
-counts the messages exchanged with PostgreSQL per call (libpq's trace of
+process CPU time per call (medians and means) and the CPU time of the
+PostgreSQL backends serving it (their /proc/PID/schedstat), and with
+`--round-trips` counts the messages exchanged with PostgreSQL per call (libpq's trace of
 every connection): round trips (ReadyForQuery) and statements.
 
 Instructions per action, steadier than CPU time on a shared machine:
@@ -36,6 +37,7 @@ It removes its room and players afterwards.
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -159,6 +161,8 @@ def summary(spent: list[float], sent: Counter, traced: bool) -> dict:
         "calls": len(spent),
         "median_ms": round(1000 * statistics.median(spent), 2),
         "mean_ms": round(1000 * statistics.fmean(spent), 2),
+        # CPU of the PostgreSQL backends serving this process, a call.
+        "postgresql_mean_ms": round(sent.pop(CPU_NS, 0) / 1e6 / len(spent), 2),
     }
     if traced:
         # Per call: round trips, and the statements sent by their first word.
@@ -166,22 +170,26 @@ def summary(spent: list[float], sent: Counter, traced: bool) -> dict:
     return out
 
 
+CPU_NS = "backend CPU ns"
+
+
 class Trace:
-    """libpq's trace of every database connection opened from here on,
-    counted whenever asked; or nothing counted (`on` False)."""
+    """Every PostgreSQL connection opened from here on: its backend's CPU
+    time, and with `on` libpq's trace of what it sent and received."""
 
     def __init__(self, on: bool, folder: Path) -> None:
         self.on = on
         self.folder = folder
-        self.traced = []  # (psycopg connection, its trace file)
-        if on:
-            connection_created.connect(self.follow, weak=False)
+        self.traced = []  # (psycopg connection, its backend's pid, trace file)
+        connection_created.connect(self.follow, weak=False)
 
     def follow(self, sender, connection, **kwargs) -> None:
         if connection.vendor == "postgresql":
+            conn = connection.connection
             path = self.folder / f"{len(self.traced)}.trace"
-            self.traced.append((connection.connection, path))
-            self._start(connection.connection, path)
+            self.traced.append((conn, conn.pgconn.backend_pid, path))
+            if self.on:
+                self._start(conn, path)
 
     @staticmethod
     def _start(conn, path: Path) -> None:
@@ -190,15 +198,19 @@ class Trace:
         conn.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
 
     def counts(self) -> Counter:
-        """ReadyForQuery (one a round trip) and the statements sent so far,
-        by their first word. Called while no thread uses its connection."""
+        """The backends' CPU time so far; with the trace, ReadyForQuery (one
+        a round trip) and the statements sent, by their first word. Called
+        while no thread uses its connection."""
         counted = Counter()
-        if not self.on:
-            return counted
-        for conn, path in self.traced:
-            if not conn.closed:
+        for conn, pid, path in self.traced:
+            with contextlib.suppress(OSError):  # a connection closed since
+                schedstat = Path(f"/proc/{pid}/schedstat").read_text()
+                counted[CPU_NS] += int(schedstat.split()[0])
+            if self.on and not conn.closed:
                 conn.pgconn.untrace()  # flushes the file; then trace on
                 self._start(conn, path)
+        if not self.on:
+            return counted
         for path in self.folder.glob("*.trace"):
             for line in path.read_text().splitlines():
                 fields = line.split("\t")
