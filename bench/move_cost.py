@@ -221,6 +221,8 @@ class Trace:
                 elif fields[2] == "Query":
                     for statement in fields[3].strip(' "').split(";"):
                         counted[statement.split()[0].upper()] += 1
+                elif fields[2] == "Execute":  # parameters bound on the server
+                    counted["bound on the server"] += 1
         return counted
 
 
