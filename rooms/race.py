@@ -19,7 +19,7 @@ the tiles of their logged pairs taken away, and every pair is checked by
 the engine before it is logged.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 
@@ -78,6 +78,12 @@ class Racer:
     shuffles: int = 0
     end_ms: int | None = None  # own clock when the racer cleared or stopped
     bot_at_ms: int | None = None  # race clock time of a bot's next move
+    # (standing, free tiles) of the racer's board when already worked out:
+    # a take leaves them on its board, so the boards built again for the
+    # same position (the bot's choice and its take, the event's patch) skip
+    # walking the pile. Used only while the standing set is the same, so a
+    # state made from this one by `replace` never reuses a stale one.
+    known_free: tuple[int, int] = field(default=(-1, -1), compare=False, repr=False)
 
     @property
     def playing(self) -> bool:
@@ -97,18 +103,28 @@ class Racer:
                 return step.ms
         return 0
 
-    def standing(self, layout: Layout) -> int:
-        mask = layout.all_mask
+    @cached_property
+    def _taken(self) -> int:
+        mask = 0
         for step in self.steps:
             if step.pair is not None:
-                mask &= ~((1 << step.pair[0]) | (1 << step.pair[1]))
+                mask |= (1 << step.pair[0]) | (1 << step.pair[1])
         return mask
+
+    def standing(self, layout: Layout) -> int:
+        return layout.all_mask & ~self._taken
 
     def board(self, layout: Layout) -> Board:
         """The racer's position on the engine (every logged pair was checked
         by the engine when it was taken, so the standing set is built
         directly rather than by taking each pair again)."""
-        return Board(layout, self.faces, self.standing(layout))
+        standing = self.standing(layout)
+        known, free = self.known_free
+        return Board(layout, self.faces, standing, free if known == standing else -1)
+
+    def knowing(self, board: Board) -> "Racer":
+        """This racer, keeping the free tiles of `board` (its position)."""
+        return replace(self, known_free=(board.standing, board.free))
 
 
 @dataclass(frozen=True)
@@ -297,7 +313,8 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
     ms = race.own_ms(racer, now)
-    racer = replace(racer, steps=(*racer.steps, Step(ms, tuple(sorted((a, b))))))
+    steps = (*racer.steps, Step(ms, tuple(sorted((a, b)))))
+    racer = replace(racer, steps=steps, known_free=(board.standing, board.free))
     if board.cleared:
         racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
     return _finish_if_done(race.with_racer(racer), now)
@@ -428,7 +445,11 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
     """One move of a bot whose time has come, and its next move scheduled."""
     racer = race.racer(seat)
     rng = _bot_rng(race.seed, racer, "choose")
-    choice = bots.choose(racer.board(race.layout), racer.bot, rng, race.witness)
+    board = racer.board(race.layout)
+    # Kept before choosing, which may search on the board: the take below
+    # builds it again from the racer.
+    race = race.with_racer(racer.knowing(board))
+    choice = bots.choose(board, racer.bot, rng, race.witness)
     move = len(racer.steps)
     try:
         if choice.kind == bots.TAKE:
