@@ -259,11 +259,9 @@ class Racer(models.Model):
 def step_states(steps: list[dict]) -> tuple[race.Step, ...]:
     """The undo log's entries from their JSON (see Racer.steps)."""
     return tuple(
-        race.Step(
-            s["ms"],
-            tuple(s["pair"]) if "pair" in s else None,
-            tuple(s["faces"]) if "faces" in s else None,
-        )
+        race.taken(s["ms"], tuple(s["pair"]))
+        if "pair" in s
+        else race.shuffled(s["ms"], tuple(s["faces"]))
         for s in steps
     )
 

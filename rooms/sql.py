@@ -260,10 +260,10 @@ def _steps(
 
 def _racer_values(racer: race.Racer) -> list:
     steps = [
-        {"ms": s.ms, "pair": list(s.pair)}
-        if s.pair is not None
-        else {"ms": s.ms, "faces": list(s.faces_before)}
-        for s in racer.steps
+        {"ms": ms, "pair": list(pair)}
+        if pair is not None
+        else {"ms": ms, "faces": list(faces_before)}
+        for ms, pair, faces_before in racer.steps
     ]
     json_value = connection.ops.adapt_json_value
     return [
