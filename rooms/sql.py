@@ -40,8 +40,12 @@ from rooms import race
 from rooms.models import Dealt, Room, Round, racer_state, step_states
 
 # The JSON columns come as text: `_racer` compares them with the last read.
+# A racer's faces only once shuffled: until then they are the round's as
+# dealt (a shuffle counts even when undone, so no shuffle means none ever
+# happened), and four racers' faces were most of the text a move read.
 _RACER_COLUMNS = (
-    "rc.seat, rc.name, rc.bot_level, rc.status, CAST(rc.faces AS TEXT),"
+    "rc.seat, rc.name, rc.bot_level, rc.status,"
+    " CASE WHEN rc.shuffles = 0 THEN NULL ELSE CAST(rc.faces AS TEXT) END,"
     " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
 )
 
@@ -186,15 +190,18 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         running_since=_aware(running_since),
         paused=bool(paused),
     )
+    dealt = _dealt(round_id, seed)
     racers = [
-        _racer(round_id, row[7:])
+        _racer((round_id, seed, row[7]), row[7:], dealt.faces)
         for row in rows
         if row[7] is not None  # a round with no racer yet
     ]
-    return rnd, rnd.state(racers, _dealt(round_id, seed))
+    return rnd, rnd.state(racers, dealt)
 
 
-# Racers' states by (round id, seat), with the row each was read from. A
+# Racers' states by (round id, seed, seat), with the row each was read from
+# (the seed because SQLite reuses ids after a rollback, and a new round's
+# row reads the same as an old one's until a shuffle shows its faces). A
 # move changes one racer's row, most often by adding one step to the end of
 # its undo log: the other racers of the room are reused as they are, and the
 # changed one decodes only its new step and shares the rest with its last
@@ -202,16 +209,19 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
 # collector walks few (a cache of every row version held ten times more,
 # and each move added some forty objects for the next collection to walk).
 KEEP_RACERS = 1024
-_kept: dict[tuple[int, int], tuple[tuple, race.Racer]] = {}
+_kept: dict[tuple[int, str, int], tuple[tuple, race.Racer]] = {}
 _kept_lock = threading.Lock()
 
 
-def _racer(round_id: int, row: tuple) -> race.Racer:
-    """A racer's state from its row's columns (`_RACER_COLUMNS`)."""
-    key = (round_id, row[0])
+def _racer(key: tuple[int, str, int], row: tuple, dealt: tuple[str, ...]) -> race.Racer:
+    """A racer's state from its row's columns (`_RACER_COLUMNS`); `dealt`,
+    the round's faces as dealt."""
     with _kept_lock:
         kept = _kept.pop(key, None)
-    racer = kept[1] if kept is not None and kept[0] == row else _decoded(row, kept)
+    if kept is not None and kept[0] == row:
+        racer = kept[1]
+    else:
+        racer = _decoded(row, kept, dealt)
     with _kept_lock:
         _kept[key] = (row, racer)  # last in: the last to be dropped
         if len(_kept) > KEEP_RACERS:
@@ -219,15 +229,17 @@ def _racer(round_id: int, row: tuple) -> race.Racer:
     return racer
 
 
-def _decoded(row: tuple, kept: tuple[tuple, race.Racer] | None) -> race.Racer:
+def _decoded(
+    row: tuple, kept: tuple[tuple, race.Racer] | None, dealt: tuple[str, ...]
+) -> race.Racer:
     seat, name, bot, status, faces, steps, penalty_ms, shuffles, end_ms, bot_at = row
     if kept is None:
-        decoded_faces = tuple(json.loads(faces))
+        decoded_faces = _faces(faces, dealt)
         decoded_steps = step_states(json.loads(steps))
     else:
         (_, _, _, _, kept_faces, kept_steps, *_), last = kept
         same_faces = faces == kept_faces
-        decoded_faces = last.faces if same_faces else tuple(json.loads(faces))
+        decoded_faces = last.faces if same_faces else _faces(faces, dealt)
         decoded_steps = _steps(steps, kept_steps, last.steps)
     return racer_state(
         seat,
@@ -241,6 +253,11 @@ def _decoded(row: tuple, kept: tuple[tuple, race.Racer] | None) -> race.Racer:
         end_ms,
         bot_at,
     )
+
+
+def _faces(text: str | None, dealt: tuple[str, ...]) -> tuple[str, ...]:
+    """A racer's faces from their JSON text; None: as dealt."""
+    return dealt if text is None else tuple(json.loads(text))
 
 
 def _steps(
