@@ -275,17 +275,32 @@ def _steps(
     return step_states(json.loads(text))
 
 
-def _racer_values(racer: race.Racer) -> list:
-    steps = [
+def _steps_json(steps: Sequence[race.Step]):
+    """Undo log entries as the `steps` column holds them (a JSON array)."""
+    entries = [
         {"ms": ms, "pair": list(pair)}
         if pair is not None
         else {"ms": ms, "faces": list(faces_before)}
-        for ms, pair, faces_before in racer.steps
+        for ms, pair, faces_before in steps
     ]
-    json_value = connection.ops.adapt_json_value
+    return connection.ops.adapt_json_value(entries, None)
+
+
+def _steps_update(prev: race.Racer, racer: race.Racer) -> tuple[str, object]:
+    """How an update sets a racer's undo log: the expression and its value.
+    On PostgreSQL a log that only grew (a move adds a step) gets its new
+    steps appended, rather than the whole log encoded, sent and parsed
+    again; on SQLite `||` would join two texts."""
+    kept = len(prev.steps)
+    if connection.vendor == "postgresql" and racer.steps[:kept] == prev.steps:
+        return "steps || %s", _steps_json(racer.steps[kept:])
+    return "%s", _steps_json(racer.steps)
+
+
+def _racer_values(racer: race.Racer, steps) -> list:
     return [
         racer.status,
-        json_value(steps, None),
+        steps,
         racer.penalty_ms,
         racer.shuffles,
         racer.end_ms,
@@ -306,9 +321,9 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
         prev = before.get(racer.seat)
         if prev == racer:
             continue
-        values = _racer_values(racer)
-        faces = json_value(list(racer.faces), None)
+        faces = json_value(list(racer.faces), None)  # sent when new or changed
         if prev is None:
+            values = _racer_values(racer, _steps_json(racer.steps))
             writes.append(
                 (
                     "INSERT INTO rooms_racer (round_id, seat, name, bot_level,"
@@ -319,14 +334,16 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
                 )
             )
             continue
-        set_faces, params = "", [*values]
+        set_steps, steps = _steps_update(prev, racer)
+        values = _racer_values(racer, steps)
+        set_faces, params = "", values
         if prev.faces != racer.faces:
             set_faces, params = ", faces = %s", [*values, faces]
         writes.append(
             (
-                "UPDATE rooms_racer SET status = %s, steps = %s, penalty_ms = %s,"
-                " shuffles = %s, end_ms = %s, bot_at_ms = %s, matches = %s"
-                f"{set_faces} WHERE round_id = %s AND seat = %s",
+                f"UPDATE rooms_racer SET status = %s, steps = {set_steps},"
+                " penalty_ms = %s, shuffles = %s, end_ms = %s, bot_at_ms = %s,"
+                f" matches = %s{set_faces} WHERE round_id = %s AND seat = %s",
                 [*params, round_id, racer.seat],
             )
         )
