@@ -70,5 +70,10 @@ def database_from_url(url: str) -> dict:
         # Rooms and runs lock rows; short-lived connections keep daphne's
         # thread pool from pinning idle connections open forever.
         "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": True,
+        # No health check: it is a `SELECT 1` round trip before the first
+        # query of every request and of every move a daphne process runs.
+        # A connection broken since its last use (PostgreSQL restarted)
+        # fails that one action instead, and Django closes it when the
+        # action ends (it saw the error), so the next opens a new one.
+        "CONN_HEALTH_CHECKS": False,
     }

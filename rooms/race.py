@@ -19,7 +19,7 @@ the tiles of their logged pairs taken away, and every pair is checked by
 the engine before it is logged.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 
@@ -57,13 +57,22 @@ RaceError = PlayError
 Refused = BadMove
 
 
-@dataclass(frozen=True)
-class Step:
-    """One entry of a racer's undo log: a pair taken, or a shuffle."""
+# One entry of a racer's undo log, (ms, pair, faces_before): the racer's
+# own clock when it happened, then the pair taken, or for a shuffle the
+# faces it replaced (the other one None). A plain tuple, not a class: the
+# garbage collector stops tracking a tuple that holds only ints, strings
+# and None, and then the log holding them; a server keeps one entry per
+# pair taken in its rooms' rounds (some 29,000 near the end of 100 Big-pile
+# races), which every collection would walk as objects.
+Step = tuple[int, Pair | None, tuple[str, ...] | None]
 
-    ms: int  # the racer's own clock when it happened
-    pair: Pair | None = None
-    faces_before: tuple[str, ...] | None = None  # a shuffle: the faces it replaced
+
+def taken(ms: int, pair: Pair) -> Step:
+    return (ms, pair, None)
+
+
+def shuffled(ms: int, faces_before: tuple[str, ...]) -> Step:
+    return (ms, None, faces_before)
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,12 @@ class Racer:
     shuffles: int = 0
     end_ms: int | None = None  # own clock when the racer cleared or stopped
     bot_at_ms: int | None = None  # race clock time of a bot's next move
+    # (standing, free tiles) of the racer's board when already worked out:
+    # a take leaves them on its board, so the boards built again for the
+    # same position (the bot's choice and its take, the event's patch) skip
+    # walking the pile. Used only while the standing set is the same, so a
+    # state made from this one by `replace` never reuses a stale one.
+    known_free: tuple[int, int] = field(default=(-1, -1), compare=False, repr=False)
 
     @property
     def playing(self) -> bool:
@@ -87,28 +102,38 @@ class Racer:
     # several times a move); a new state is a new Racer, counted afresh.
     @cached_property
     def matches(self) -> int:
-        return sum(1 for s in self.steps if s.pair is not None)
+        return sum(1 for _, pair, _ in self.steps if pair is not None)
 
     @cached_property
     def reached_ms(self) -> int:
         """Own clock when the racer reached their current count of matches."""
-        for step in reversed(self.steps):
-            if step.pair is not None:
-                return step.ms
+        for ms, pair, _ in reversed(self.steps):
+            if pair is not None:
+                return ms
         return 0
 
-    def standing(self, layout: Layout) -> int:
-        mask = layout.all_mask
-        for step in self.steps:
-            if step.pair is not None:
-                mask &= ~((1 << step.pair[0]) | (1 << step.pair[1]))
+    @cached_property
+    def _taken(self) -> int:
+        mask = 0
+        for _, pair, _ in self.steps:
+            if pair is not None:
+                mask |= (1 << pair[0]) | (1 << pair[1])
         return mask
+
+    def standing(self, layout: Layout) -> int:
+        return layout.all_mask & ~self._taken
 
     def board(self, layout: Layout) -> Board:
         """The racer's position on the engine (every logged pair was checked
         by the engine when it was taken, so the standing set is built
         directly rather than by taking each pair again)."""
-        return Board(layout, self.faces, self.standing(layout))
+        standing = self.standing(layout)
+        known, free = self.known_free
+        return Board(layout, self.faces, standing, free if known == standing else -1)
+
+    def knowing(self, board: Board) -> "Racer":
+        """This racer, keeping the free tiles of `board` (its position)."""
+        return replace(self, known_free=(board.standing, board.free))
 
 
 @dataclass(frozen=True)
@@ -286,10 +311,10 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     race = settle(race, now)
     if race.status == RACING:
         racer = race.racer(seat)
-        last = racer.steps[-1] if racer.steps else None
-        retried = last is not None and move == len(racer.steps) - 1
-        if retried and last.pair == tuple(sorted((a, b))):
-            return race
+        if racer.steps and move == len(racer.steps) - 1:
+            _, last_pair, _ = racer.steps[-1]
+            if last_pair == tuple(sorted((a, b))):
+                return race
     racer = _acting(race, seat, now, move)
     board = racer.board(race.layout)
     try:
@@ -297,7 +322,8 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
     ms = race.own_ms(racer, now)
-    racer = replace(racer, steps=(*racer.steps, Step(ms, tuple(sorted((a, b))))))
+    steps = (*racer.steps, taken(ms, tuple(sorted((a, b)))))
+    racer = replace(racer, steps=steps, known_free=(board.standing, board.free))
     if board.cleared:
         racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
     return _finish_if_done(race.with_racer(racer), now)
@@ -310,8 +336,8 @@ def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
     racer = _acting(race, seat, now, move)
     if not racer.steps:
         raise Refused("empty", "there is nothing to undo")
-    last = racer.steps[-1]
-    faces = last.faces_before if last.faces_before is not None else racer.faces
+    _, _, faces_before = racer.steps[-1]
+    faces = faces_before if faces_before is not None else racer.faces
     return race.with_racer(replace(racer, steps=racer.steps[:-1], faces=faces))
 
 
@@ -320,9 +346,9 @@ def hint(race: Race, seat: int, now: datetime) -> Hint:
     race = settle(race, now)
     racer = _acting(race, seat, now)
     clearing = None
-    if all(step.pair is not None for step in racer.steps):  # no shuffle
-        taken = [step.pair for step in racer.steps]
-        clearing = still_to_take(race.witness, taken)
+    pairs = [pair for _, pair, _ in racer.steps]
+    if None not in pairs:  # no shuffle
+        clearing = still_to_take(race.witness, pairs)
     return engine_hint(racer.board(race.layout), clearing=clearing)
 
 
@@ -337,7 +363,7 @@ def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:
     result = engine_shuffle(board, seed)
     if result.faces is None:
         raise Conflict("no_order", "no order clears the standing tiles: undo or stop")
-    step = Step(race.own_ms(racer, now), faces_before=racer.faces)
+    step = shuffled(race.own_ms(racer, now), racer.faces)
     racer = replace(
         racer,
         faces=result.faces,
@@ -428,7 +454,11 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
     """One move of a bot whose time has come, and its next move scheduled."""
     racer = race.racer(seat)
     rng = _bot_rng(race.seed, racer, "choose")
-    choice = bots.choose(racer.board(race.layout), racer.bot, rng, race.witness)
+    board = racer.board(race.layout)
+    # Kept before choosing, which may search on the board: the take below
+    # builds it again from the racer.
+    race = race.with_racer(racer.knowing(board))
+    choice = bots.choose(board, racer.bot, rng, race.witness)
     move = len(racer.steps)
     try:
         if choice.kind == bots.TAKE:

@@ -32,15 +32,20 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from django.db import connection
+from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
-from psycopg import ClientCursor
+from psycopg import ClientCursor, Cursor
 
 from rooms import race
 from rooms.models import Dealt, Room, Round, racer_state, step_states
 
 # The JSON columns come as text: `_racer` compares them with the last read.
+# A racer's faces only once shuffled: until then they are the round's as
+# dealt (a shuffle counts even when undone, so no shuffle means none ever
+# happened), and four racers' faces were most of the text a move read.
 _RACER_COLUMNS = (
-    "rc.seat, rc.name, rc.bot_level, rc.status, CAST(rc.faces AS TEXT),"
+    "rc.seat, rc.name, rc.bot_level, rc.status,"
+    " CASE WHEN rc.shuffles = 0 THEN NULL ELSE CAST(rc.faces AS TEXT) END,"
     " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
 )
 
@@ -56,6 +61,22 @@ class Locked:
     room: Room  # id, code, host, status, version, current round (not saved)
     seat: int | None  # the member's seat (lock_seat only)
     mode: str | None  # the current round's mode; None with no round
+
+
+def _prepared() -> CursorWrapper:
+    """A cursor for the reads of a move. On PostgreSQL it binds parameters
+    on the server, so psycopg prepares each of these fixed statements on
+    its connection after a few uses and PostgreSQL no longer parses and
+    plans them (about a third of what it spent on reading a race's rows).
+    Django's own cursor binds them on the client, which cannot prepare, but
+    sends several statements in one round trip (`add_events`)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    cursor = Cursor(connection.connection)
+    if connection.queries_logged:  # DEBUG, or a test counting queries
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
 
 
 def _for_update(skip_locked: bool = False) -> str:
@@ -100,7 +121,7 @@ def lock_seat(code: str, player_id: int) -> Locked | None:
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
         " WHERE r.code = %s AND m.player_id = %s AND r.status <> %s"
     )
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         cursor.execute(sql + _for_update(), [code, player_id, Room.Status.CLOSED])
         row = cursor.fetchone()
     return None if row is None else _locked(row[1:], row[0])
@@ -114,7 +135,7 @@ def lock_due(room_id: int, now: datetime) -> Locked | None:
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
         " WHERE r.id = %s AND r.wake_at <= %s"
     )
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         cursor.execute(sql + _for_update(skip_locked=True), [room_id, _when(now)])
         row = cursor.fetchone()
     return None if row is None else _locked(row, None)
@@ -124,7 +145,7 @@ def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
     """Rooms whose wake_at has come, the most overdue first, among those
     whose id leaves `part` when divided by `parts` (the timer's threads
     share the rooms that way; each looks many times a second)."""
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         cursor.execute(
             "SELECT id FROM rooms_room WHERE wake_at <= %s AND id %% %s = %s"
             " ORDER BY wake_at LIMIT %s",
@@ -152,7 +173,7 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         " FROM rooms_round rd LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
         " WHERE rd.id = %s ORDER BY rc.seat"
     )
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         cursor.execute(sql, [round_id])
         rows = cursor.fetchall()
     if not rows or rows[0][3] != Round.Status.RACING:
@@ -169,15 +190,18 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         running_since=_aware(running_since),
         paused=bool(paused),
     )
+    dealt = _dealt(round_id, seed)
     racers = [
-        _racer(round_id, row[7:])
+        _racer((round_id, seed, row[7]), row[7:], dealt.faces)
         for row in rows
         if row[7] is not None  # a round with no racer yet
     ]
-    return rnd, rnd.state(racers, _dealt(round_id, seed))
+    return rnd, rnd.state(racers, dealt)
 
 
-# Racers' states by (round id, seat), with the row each was read from. A
+# Racers' states by (round id, seed, seat), with the row each was read from
+# (the seed because SQLite reuses ids after a rollback, and a new round's
+# row reads the same as an old one's until a shuffle shows its faces). A
 # move changes one racer's row, most often by adding one step to the end of
 # its undo log: the other racers of the room are reused as they are, and the
 # changed one decodes only its new step and shares the rest with its last
@@ -185,16 +209,19 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
 # collector walks few (a cache of every row version held ten times more,
 # and each move added some forty objects for the next collection to walk).
 KEEP_RACERS = 1024
-_kept: dict[tuple[int, int], tuple[tuple, race.Racer]] = {}
+_kept: dict[tuple[int, str, int], tuple[tuple, race.Racer]] = {}
 _kept_lock = threading.Lock()
 
 
-def _racer(round_id: int, row: tuple) -> race.Racer:
-    """A racer's state from its row's columns (`_RACER_COLUMNS`)."""
-    key = (round_id, row[0])
+def _racer(key: tuple[int, str, int], row: tuple, dealt: tuple[str, ...]) -> race.Racer:
+    """A racer's state from its row's columns (`_RACER_COLUMNS`); `dealt`,
+    the round's faces as dealt."""
     with _kept_lock:
         kept = _kept.pop(key, None)
-    racer = kept[1] if kept is not None and kept[0] == row else _decoded(row, kept)
+    if kept is not None and kept[0] == row:
+        racer = kept[1]
+    else:
+        racer = _decoded(row, kept, dealt)
     with _kept_lock:
         _kept[key] = (row, racer)  # last in: the last to be dropped
         if len(_kept) > KEEP_RACERS:
@@ -202,15 +229,17 @@ def _racer(round_id: int, row: tuple) -> race.Racer:
     return racer
 
 
-def _decoded(row: tuple, kept: tuple[tuple, race.Racer] | None) -> race.Racer:
+def _decoded(
+    row: tuple, kept: tuple[tuple, race.Racer] | None, dealt: tuple[str, ...]
+) -> race.Racer:
     seat, name, bot, status, faces, steps, penalty_ms, shuffles, end_ms, bot_at = row
     if kept is None:
-        decoded_faces = tuple(json.loads(faces))
+        decoded_faces = _faces(faces, dealt)
         decoded_steps = step_states(json.loads(steps))
     else:
         (_, _, _, _, kept_faces, kept_steps, *_), last = kept
         same_faces = faces == kept_faces
-        decoded_faces = last.faces if same_faces else tuple(json.loads(faces))
+        decoded_faces = last.faces if same_faces else _faces(faces, dealt)
         decoded_steps = _steps(steps, kept_steps, last.steps)
     return racer_state(
         seat,
@@ -224,6 +253,11 @@ def _decoded(row: tuple, kept: tuple[tuple, race.Racer] | None) -> race.Racer:
         end_ms,
         bot_at,
     )
+
+
+def _faces(text: str | None, dealt: tuple[str, ...]) -> tuple[str, ...]:
+    """A racer's faces from their JSON text; None: as dealt."""
+    return dealt if text is None else tuple(json.loads(text))
 
 
 def _steps(
@@ -241,17 +275,32 @@ def _steps(
     return step_states(json.loads(text))
 
 
-def _racer_values(racer: race.Racer) -> list:
-    steps = [
-        {"ms": s.ms, "pair": list(s.pair)}
-        if s.pair is not None
-        else {"ms": s.ms, "faces": list(s.faces_before)}
-        for s in racer.steps
+def _steps_json(steps: Sequence[race.Step]):
+    """Undo log entries as the `steps` column holds them (a JSON array)."""
+    entries = [
+        {"ms": ms, "pair": list(pair)}
+        if pair is not None
+        else {"ms": ms, "faces": list(faces_before)}
+        for ms, pair, faces_before in steps
     ]
-    json_value = connection.ops.adapt_json_value
+    return connection.ops.adapt_json_value(entries, None)
+
+
+def _steps_update(prev: race.Racer, racer: race.Racer) -> tuple[str, object]:
+    """How an update sets a racer's undo log: the expression and its value.
+    On PostgreSQL a log that only grew (a move adds a step) gets its new
+    steps appended, rather than the whole log encoded, sent and parsed
+    again; on SQLite `||` would join two texts."""
+    kept = len(prev.steps)
+    if connection.vendor == "postgresql" and racer.steps[:kept] == prev.steps:
+        return "steps || %s", _steps_json(racer.steps[kept:])
+    return "%s", _steps_json(racer.steps)
+
+
+def _racer_values(racer: race.Racer, steps) -> list:
     return [
         racer.status,
-        json_value(steps, None),
+        steps,
         racer.penalty_ms,
         racer.shuffles,
         racer.end_ms,
@@ -272,9 +321,9 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
         prev = before.get(racer.seat)
         if prev == racer:
             continue
-        values = _racer_values(racer)
-        faces = json_value(list(racer.faces), None)
+        faces = json_value(list(racer.faces), None)  # sent when new or changed
         if prev is None:
+            values = _racer_values(racer, _steps_json(racer.steps))
             writes.append(
                 (
                     "INSERT INTO rooms_racer (round_id, seat, name, bot_level,"
@@ -285,14 +334,16 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
                 )
             )
             continue
-        set_faces, params = "", [*values]
+        set_steps, steps = _steps_update(prev, racer)
+        values = _racer_values(racer, steps)
+        set_faces, params = "", values
         if prev.faces != racer.faces:
             set_faces, params = ", faces = %s", [*values, faces]
         writes.append(
             (
-                "UPDATE rooms_racer SET status = %s, steps = %s, penalty_ms = %s,"
-                " shuffles = %s, end_ms = %s, bot_at_ms = %s, matches = %s"
-                f"{set_faces} WHERE round_id = %s AND seat = %s",
+                f"UPDATE rooms_racer SET status = %s, steps = {set_steps},"
+                " penalty_ms = %s, shuffles = %s, end_ms = %s, bot_at_ms = %s,"
+                f" matches = %s{set_faces} WHERE round_id = %s AND seat = %s",
                 [*params, round_id, racer.seat],
             )
         )

@@ -150,7 +150,7 @@ class TestFinishing:
 
 class TestRanking:
     def racer(self, seat, status, matches, reached, end=None):
-        steps = tuple(R.Step(reached, (2 * k, 2 * k + 1)) for k in range(matches))
+        steps = tuple(R.taken(reached, (2 * k, 2 * k + 1)) for k in range(matches))
         return R.Racer(
             seat=seat, name=f"P{seat}", faces=(), status=status, steps=steps, end_ms=end
         )
@@ -351,7 +351,7 @@ class TestBots:
     def test_a_stuck_bot_shuffles_and_pays_the_penalty(self):
         race = self.bots_race(R.bots.EASY)
         bot = race.racer(1)
-        steps = tuple(R.Step(0, pair) for pair in stuck_pairs())
+        steps = tuple(R.taken(0, pair) for pair in stuck_pairs())
         race = race.with_racer(replace(bot, steps=steps, bot_at_ms=1000))
         race = R.run_due(race, at(1000))
         bot = race.racer(1)

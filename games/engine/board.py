@@ -43,7 +43,9 @@ class Board:
     layout: Layout
     faces: tuple[str, ...]
     standing: int = -1
-    free: int = field(init=False)
+    # The free tiles among `standing`, when the caller already knows them
+    # (a copy, a position kept from an earlier move); else worked out here.
+    free: int = -1
     history: list[tuple[int, int, int]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -52,7 +54,8 @@ class Board:
         if self.standing < 0:
             self.standing = self.layout.all_mask
         self.groups = _groups(self.faces)
-        self.free = self.layout.free_mask(self.standing)
+        if self.free < 0:
+            self.free = self.layout.free_mask(self.standing)
 
     # -- queries ---------------------------------------------------------
     @property
@@ -130,6 +133,6 @@ class Board:
         return a, b
 
     def copy(self) -> "Board":
-        other = Board(self.layout, self.faces, self.standing)
+        other = Board(self.layout, self.faces, self.standing, self.free)
         other.history = list(self.history)
         return other
