@@ -32,6 +32,7 @@ of those proofs outright.
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
@@ -130,6 +131,29 @@ def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     return Solver(board).solve(max_nodes)
 
 
+class _Shape(NamedTuple):
+    """How a group's pairs are numbered. A tile is named by its index among
+    the group's tiles (in ascending order), a pair by its offset from the
+    group's first pair number."""
+
+    pairs: tuple[Pair, ...]  # the two tiles of each pair
+    comp: tuple[int, ...]  # each pair's complement
+    firsts: tuple[int, ...]  # the first pair of each pairing
+    tile_order: tuple[tuple[int, Pair], ...]  # (pair, its tiles) in tile order
+
+
+def _shape(pairs: tuple[Pair, ...], comp: tuple[int, ...]) -> _Shape:
+    firsts = tuple(k for k, c in enumerate(comp) if k <= c)
+    return _Shape(pairs, comp, firsts, tuple(sorted(enumerate(pairs), key=_second)))
+
+
+# A group of two: one pair, its own complement.
+TWO = _shape(((0, 1),), (0,))
+# A group of four tiles a < b < c < d: the pairings (a, b) (c, d), (a, c)
+# (b, d) and (a, d) (b, c).
+FOUR = _shape(((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)), (1, 0, 3, 2, 5, 4))
+
+
 class _Search:
     """The search behind Solver. State is passed down as ints: standing and
     free tile masks, and banned and settled masks over numbered pairs (bit k
@@ -149,87 +173,94 @@ class _Search:
         self.root: tuple[int, int] | None = None
         self.root_done = False
         self.root_deduced = False
-        by_group: dict[int, int] = {}
+        # Each group's standing tiles, groups in order of their number.
+        by_group: dict[int, list[int]] = {}
+        groups = board.groups
         for i in iter_bits(board.standing):
-            by_group[board.groups[i]] = by_group.get(board.groups[i], 0) | (1 << i)
-        self.members = [by_group[g] for g in sorted(by_group)]
+            by_group.setdefault(groups[i], []).append(i)
+        self.group_tiles = [by_group[g] for g in sorted(by_group)]
+        self.members = [sum(1 << t for t in ts) for ts in self.group_tiles]
         self.group_of = [0] * len(lay)
-        for g, m in enumerate(self.members):
-            for t in iter_bits(m):
+        for g, ts in enumerate(self.group_tiles):
+            for t in ts:
                 self.group_of[t] = g
         self.tile_gbit = [1 << g for g in self.group_of]
         self.prec = precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
-        self.weight = [m.bit_count() for m in self.prec.below]
+        self.weight = self.prec.under_count
 
     # -- setting up --------------------------------------------------------
     def _number_pairs(self) -> None:
         """Number every possible pair (groups of two or four tiles).
 
-        In a group of four the pairs come in complements, the two pairs of
-        one pairing (comp[k] is the other one). A group of two has one pair,
-        its own complement.
+        A group's pairs have consecutive numbers. In a group of four they come
+        in complements, the two pairs of one pairing (comp[k] is the other
+        one). A group of two has one pair, its own complement.
         """
         self.pair_tiles: list[Pair] = []
         self.pair_group: list[int] = []
-        self.pid: dict[Pair, int] = {}
         self.comp: list[int] = []
-        for g, m in enumerate(self.members):
-            tiles = list(iter_bits(m))
-            if len(tiles) == 2:
-                couples = [((tiles[0], tiles[1]),)]
-            else:
-                a, b, c, d = tiles
-                couples = [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
-            for couple in couples:
-                first = len(self.pair_tiles)
-                for k, pair in enumerate(couple):
-                    self.pid[pair] = first + k
-                    self.pair_tiles.append(pair)
-                    self.pair_group.append(g)
-                    self.comp.append(first + len(couple) - 1 - k)
-        self.pair_gbit = [1 << g for g in self.pair_group]
         # group_moves[g]: (pair number, its two tiles' mask) for every pair of
-        # g, so a node finds the free pairs of a group by masks alone.
-        self.group_moves: list[list[tuple[int, int]]] = [[] for _ in self.members]
-        # In tile order, which is the order ties in a move's score keep.
-        for k, (a, b) in sorted(enumerate(self.pair_tiles), key=_second):
-            self.group_moves[self.pair_group[k]].append((k, 1 << a | 1 << b))
-        self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
-        self.group_pairs = [0] * len(self.members)
-        for k, g in enumerate(self.pair_group):
-            self.group_pairs[g] |= 1 << k
+        # g, so a node finds the free pairs of a group by masks alone; in
+        # tile order, which is the order ties in a move's score keep.
+        self.group_moves: list[list[tuple[int, int]]] = []
         # pairings[g]: (first pair, mask of both pairs) for each pairing of g.
-        self.pairings: list[list[tuple[int, int]]] = [[] for _ in self.members]
-        for k, c in enumerate(self.comp):
-            if k <= c:
-                self.pairings[self.pair_group[k]].append((k, 1 << k | 1 << c))
+        self.pairings: list[list[tuple[int, int]]] = []
+        self.group_pairs: list[int] = []
+        for g, tiles in enumerate(self.group_tiles):
+            first = len(self.pair_tiles)
+            shape = TWO if len(tiles) == 2 else FOUR
+            self.pair_tiles += [(tiles[i], tiles[j]) for i, j in shape.pairs]
+            self.pair_group += [g] * len(shape.pairs)
+            self.comp += [first + c for c in shape.comp]
+            self.group_moves.append(
+                [
+                    (first + k, 1 << tiles[i] | 1 << tiles[j])
+                    for k, (i, j) in shape.tile_order
+                ]
+            )
+            self.pairings.append(
+                [
+                    (first + k, (1 << k | 1 << shape.comp[k]) << first)
+                    for k in shape.firsts
+                ]
+            )
+            self.group_pairs.append(((1 << len(shape.pairs)) - 1) << first)
+        self.pid = {pair: k for k, pair in enumerate(self.pair_tiles)}
+        self.pair_gbit = [1 << g for g in self.pair_group]
+        self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
+        # rivals[k]: the pairs of k's group outside its pairing.
+        self.rivals = [
+            self.group_pairs[g] & ~self.pairing_of[k]
+            for k, g in enumerate(self.pair_group)
+        ]
 
     def _link_groups(self) -> None:
         """neighbours[h]: other groups with a pair in conflict with one of h."""
         self.neighbours = []
-        for h in range(len(self.members)):
+        for h, pairs in enumerate(self.group_pairs):
             linked = 0
-            for _, both in self.pairings[h]:
-                for k in iter_bits(both):
-                    for j in iter_bits(self.conflict[k]):
-                        linked |= self.pair_gbit[j]
-            self.neighbours.append(list(iter_bits(linked & ~(1 << h))))
+            for k in iter_bits(pairs):
+                linked |= self.conflict[k]
+            groups = 0
+            # A whole group at a time: its pairs are numbered in a row.
+            while linked:
+                g = self.pair_group[(linked & -linked).bit_length() - 1]
+                groups |= 1 << g
+                linked &= ~self.group_pairs[g]
+            self.neighbours.append(list(iter_bits(groups & ~(1 << h))))
 
     def _set_up(self) -> None:
         """Number the pairs, find their conflicts, spread them at the root."""
         self.root_done = True
         self._number_pairs()
         banned, self.conflict, self.masks = pair_conflicts(
-            self.prec, self.pair_tiles, self.pair_group, self.comp
+            self.prec, self.pair_tiles, self.rivals
         )
         self._link_groups()
         # What settling pair k bans: the pairs it conflicts with and the
         # other pairings of its group. What pairing k's clashes are.
-        self.kill = [
-            self.conflict[k] | self.group_pairs[g] & ~self.pairing_of[k]
-            for k, g in enumerate(self.pair_group)
-        ]
+        self.kill = [c | r for c, r in zip(self.conflict, self.rivals, strict=True)]
         self.clash = [
             self.conflict[k] | self.conflict[c] for k, c in enumerate(self.comp)
         ]
