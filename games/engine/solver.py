@@ -32,6 +32,7 @@ of those proofs outright.
 
 import time
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
@@ -87,8 +88,8 @@ class _Limit(Exception):
     pass
 
 
-def _first(item: tuple) -> int:
-    return item[0]
+# A child's score, for sorting children: a C function, not a Python one.
+_first = itemgetter(0)
 
 
 def _second(item: tuple) -> tuple[int, int]:
@@ -129,6 +130,17 @@ class Solver:
 def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     """Solve from board.standing; the board itself is only read."""
     return Solver(board).solve(max_nodes)
+
+
+class Move(NamedTuple):
+    """A pair as a node branches on it, with what scoring it needs."""
+
+    pair: int  # its number
+    bit: int  # 1 << its number
+    tiles: int  # its two tiles' mask
+    touched: int  # tiles whose freedom taking it may change
+    under: int  # how many tiles lie under its two (through any chain)
+    waiting: int  # the tiles that must go before its complement
 
 
 class _Shape(NamedTuple):
@@ -181,9 +193,12 @@ class _Search:
         self.group_tiles = [by_group[g] for g in sorted(by_group)]
         self.members = [sum(1 << t for t in ts) for ts in self.group_tiles]
         self.group_of = [0] * len(lay)
+        # group_mask[t]: the standing tiles of t's group.
+        self.group_mask = [0] * len(lay)
         for g, ts in enumerate(self.group_tiles):
             for t in ts:
                 self.group_of[t] = g
+                self.group_mask[t] = self.members[g]
         self.tile_gbit = [1 << g for g in self.group_of]
         self.prec = precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
@@ -200,10 +215,9 @@ class _Search:
         self.pair_tiles: list[Pair] = []
         self.pair_group: list[int] = []
         self.comp: list[int] = []
-        # group_moves[g]: (pair number, its two tiles' mask) for every pair of
-        # g, so a node finds the free pairs of a group by masks alone; in
-        # tile order, which is the order ties in a move's score keep.
-        self.group_moves: list[list[tuple[int, int]]] = []
+        # g's pair numbers in tile order, which is the order ties in a move's
+        # score keep.
+        self.tile_order: list[list[int]] = []
         # pairings[g]: (first pair, mask of both pairs) for each pairing of g.
         self.pairings: list[list[tuple[int, int]]] = []
         self.group_pairs: list[int] = []
@@ -213,12 +227,7 @@ class _Search:
             self.pair_tiles += [(tiles[i], tiles[j]) for i, j in shape.pairs]
             self.pair_group += [g] * len(shape.pairs)
             self.comp += [first + c for c in shape.comp]
-            self.group_moves.append(
-                [
-                    (first + k, 1 << tiles[i] | 1 << tiles[j])
-                    for k, (i, j) in shape.tile_order
-                ]
-            )
+            self.tile_order.append([first + k for k, _ in shape.tile_order])
             self.pairings.append(
                 [
                     (first + k, (1 << k | 1 << shape.comp[k]) << first)
@@ -250,6 +259,28 @@ class _Search:
                 linked &= ~self.group_pairs[g]
             self.neighbours.append(list(iter_bits(groups & ~(1 << h))))
 
+    def _list_moves(self) -> None:
+        """group_moves[g]: every pair of g in tile order, as a Move, so a node
+        finds the free pairs of a group by masks alone and scores them from
+        what each pair's tiles imply, worked out here once."""
+        affects, weight, masks = self.affects, self.weight, self.masks
+        self.group_moves = []
+        for pairs in self.tile_order:
+            moves = []
+            for k in pairs:
+                a, b = self.pair_tiles[k]
+                moves.append(
+                    Move(
+                        k,
+                        1 << k,
+                        1 << a | 1 << b,
+                        affects[a] | affects[b],
+                        weight[a] + weight[b],
+                        masks[self.comp[k]][0],
+                    )
+                )
+            self.group_moves.append(moves)
+
     def _set_up(self) -> None:
         """Number the pairs, find their conflicts, spread them at the root."""
         self.root_done = True
@@ -264,6 +295,7 @@ class _Search:
         self.clash = [
             self.conflict[k] | self.conflict[c] for k, c in enumerate(self.comp)
         ]
+        self._list_moves()
         # The pair of a group of two is settled from the start.
         settle = 0
         for k, c in enumerate(self.comp):
@@ -354,6 +386,7 @@ class _Search:
         """
         pair_group, pairing_of, kill = self.pair_group, self.pairing_of, self.kill
         members, group_pairs, gbit = self.members, self.group_pairs, self.pair_gbit
+        pairings, neighbours, clashes = self.pairings, self.neighbours, self.clash
         changed = 0
         while True:
             while news:
@@ -389,14 +422,14 @@ class _Search:
             h = low.bit_length() - 1
             if not members[h] & standing:
                 continue
-            held = [both for q, both in self.pairings[h] if not banned >> q & 1]
-            for g in self.neighbours[h]:
+            held = [both for q, both in pairings[h] if not banned >> q & 1]
+            for g in neighbours[h]:
                 if (members[g] & standing).bit_count() != 4:
                     continue
-                for q, both in self.pairings[g]:
+                for q, both in pairings[g]:
                     if banned >> q & 1:
                         continue
-                    clash = self.clash[q]
+                    clash = clashes[q]
                     for other in held:
                         if not clash & other:
                             break
@@ -510,18 +543,18 @@ class _Search:
         if s.bit_count() == 2:
             if f != s:
                 return ()
-            for k, bits in self.group_moves[g]:
-                if bits == s:
-                    return (k,)
+            for move in self.group_moves[g]:
+                if move.tiles == s:
+                    return (move.pair,)
         if f == s:
             for k, _ in self.pairings[g]:
                 if not banned >> k & 1:
                     return (k, self.comp[k])
             return ()
         found = [
-            k
-            for k, bits in self.group_moves[g]
-            if bits & f == bits and not banned >> k & 1
+            move.pair
+            for move in self.group_moves[g]
+            if move.tiles & f == move.tiles and not banned & move.bit
         ]
         if len(found) == 1 and (f.bit_count() == 3 or settled >> found[0] & 1):
             return found
@@ -540,40 +573,40 @@ class _Search:
         todo |= tile_gbit[a]
         m = f2 & ~free
         while m:
-            low = m & -m
-            m ^= low
-            todo |= tile_gbit[low.bit_length() - 1]
+            t = m.bit_length() - 1
+            m ^= 1 << t
+            todo |= tile_gbit[t]
         news = self.pairing_of[k] & ~settled
         if news:
             state = self._propagate(banned, settled | news, news, s2)
             if state is None:
                 return None
-            pair_gbit = self.pair_gbit
+            pair_group, group_pairs = self.pair_group, self.group_pairs
             m = (state[0] ^ banned) | (state[1] ^ settled)
+            # A whole group at a time: its pairs are numbered in a row.
             while m:
-                low = m & -m
-                m ^= low
-                todo |= pair_gbit[low.bit_length() - 1]
+                g = pair_group[(m & -m).bit_length() - 1]
+                todo |= 1 << g
+                m &= ~group_pairs[g]
             banned, settled = state
         return s2, f2, banned, settled, todo
 
-    def moves(self, free: int, banned: int) -> list[tuple[int, int]]:
-        """The moves to branch on, as (pair number, tiles mask); one of them
-        comes next in some clearing.
+    def moves(self, free: int, banned: int) -> list[Move]:
+        """The moves to branch on; one of them comes next in some clearing.
 
         Only groups of four have any (safe moves took the rest). A group
         with three free tiles alone is enough, the one with fewest choices.
         """
-        best: list[tuple[int, int]] | None = None
-        others: list[tuple[int, int]] = []
-        for g, m in enumerate(self.members):
+        best: list[Move] | None = None
+        others: list[Move] = []
+        for m, group in zip(self.members, self.group_moves, strict=True):
             f = m & free
             if f & (f - 1) == 0:
                 continue
             pairs = [
                 move
-                for move in self.group_moves[g]
-                if move[1] & f == move[1] and not banned >> move[0] & 1
+                for move in group
+                if move.tiles & f == move.tiles and not banned & move.bit
             ]
             if f.bit_count() == 3:
                 if best is None or len(pairs) < len(best):
@@ -626,41 +659,36 @@ class _Search:
         if self.nodes >= self.stop:
             raise _Limit
         children = []
-        group_of, weight, noise, comp, masks = (
-            self.group_of,
-            self.weight,
-            self.noise,
-            self.comp,
-            self.masks,
-        )
-        cover, left, right, affects = self.cover, self.left, self.right, self.affects
-        pair_tiles = self.pair_tiles
-        for k, bits in self.moves(free, banned):
-            a, b = pair_tiles[k]
+        group_mask, noise, noise_max = self.group_mask, self.noise, self.noise_max
+        cover, left, right = self.cover, self.left, self.right
+        for k, _, bits, touched, under, waiting in self.moves(free, banned):
             # The position after the move (as _remove, inlined: hot loop).
-            s2 = standing & ~bits
-            f2 = free & ~bits
-            m = (affects[a] | affects[b]) & s2 & ~f2
+            # The move's tiles stand and are free, and free tiles stand, so
+            # ^ clears bits here as & ~ would, in fewer big-int operations;
+            # bits are walked from the top where the order does not matter.
+            s2 = standing ^ bits
+            f2 = free ^ bits
+            m = touched & (s2 ^ f2)
+            freed = 0
             while m:
-                low = m & -m
-                m ^= low
-                t = low.bit_length() - 1
+                t = m.bit_length() - 1
+                m ^= 1 << t
                 if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
-                    f2 |= low
-            freed = f2 & ~free
-            score = freed.bit_count() * FREED_WEIGHT + weight[a] + weight[b]
+                    freed |= 1 << t
+            f2 |= freed
+            score = freed.bit_count() * FREED_WEIGHT + under
             # A freed tile whose group has another free tile makes a move.
             while freed:
-                low = freed & -freed
+                t = freed.bit_length() - 1
+                low = 1 << t
                 freed ^= low
-                if members[group_of[low.bit_length() - 1]] & f2 & ~low:
+                if group_mask[t] & f2 != low:
                     score += PARTNER_WEIGHT
             # The other two tiles of the group now have to pair with each
             # other: the more that must go before that pair, the riskier.
-            rest_before = masks[comp[k]][0] & s2
-            score -= rest_before.bit_count() * WAITING_WEIGHT
+            score -= (waiting & s2).bit_count() * WAITING_WEIGHT
             if noise:
-                score += noise.below(self.noise_max)
+                score += noise.below(noise_max)
             children.append((-score, k, (s2, f2)))
         children.sort(key=_first)
         for _, k, after in children:
@@ -669,6 +697,6 @@ class _Search:
                 continue
             rest = self.dfs(*child)
             if rest is not False:
-                return path + [pair_tiles[k]] + rest
+                return path + [self.pair_tiles[k]] + rest
         self.dead.add(standing)
         return False
