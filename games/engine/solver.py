@@ -387,6 +387,7 @@ class _Search:
         pair_group, pairing_of, kill = self.pair_group, self.pairing_of, self.kill
         members, group_pairs, gbit = self.members, self.group_pairs, self.pair_gbit
         pairings, neighbours, clashes = self.pairings, self.neighbours, self.clash
+        rivals, conflict = self.rivals, self.conflict
         changed = 0
         while True:
             while news:
@@ -396,7 +397,13 @@ class _Search:
                 if low & settled:
                     grow = kill[k] & ~banned
                     banned |= grow
-                    news |= grow
+                    news |= grow & conflict[k]
+                    # The other pairings of k's group fall with it, and all
+                    # that follows from them is that the group changed (their
+                    # complements fall too, and what is left of the group is
+                    # k's pairing, settled): they need no turn in the news.
+                    if grow & rivals[k]:
+                        changed |= gbit[k]
                 if not low & banned:
                     continue
                 changed |= gbit[k]
