@@ -343,7 +343,8 @@ class _Search:
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
             self.stop = min(self.max_nodes, self.nodes + int(budget))
             try:
-                rest = self.dfs(standing, free, banned, settled, todo)
+                # Every group is in todo here, so none needs to be in `multi`.
+                rest = self.dfs(standing, free, banned, settled, todo, 0)
             except _Limit:
                 if self.stop >= self.max_nodes:
                     raise
@@ -598,21 +599,24 @@ class _Search:
             banned, settled = state
         return s2, f2, banned, settled, todo
 
-    def moves(self, free: int, banned: int) -> list[Move]:
+    def moves(self, free: int, banned: int, multi: int) -> list[Move]:
         """The moves to branch on; one of them comes next in some clearing.
 
-        Only groups of four have any (safe moves took the rest). A group
+        Only groups of four have any (safe moves took the rest), and only
+        those in `multi`, the groups with two free tiles or more. A group
         with three free tiles alone is enough, the one with fewest choices.
         """
         best: list[Move] | None = None
         others: list[Move] = []
-        for m, group in zip(self.members, self.group_moves, strict=True):
-            f = m & free
-            if f & (f - 1) == 0:
-                continue
+        members, group_moves = self.members, self.group_moves
+        while multi:
+            low = multi & -multi
+            multi ^= low
+            g = low.bit_length() - 1
+            f = members[g] & free
             pairs = [
                 move
-                for move in group
+                for move in group_moves[g]
                 if move.tiles & f == move.tiles and not banned & move.bit
             ]
             if f.bit_count() == 3:
@@ -641,8 +645,13 @@ class _Search:
         self.dead.add(standing)
         return False
 
-    def dfs(self, standing, free, banned, settled, todo):
-        """A clearing order from this position, or False if there is none."""
+    def dfs(self, standing, free, banned, settled, todo, multi):
+        """A clearing order from this position, or False if there is none.
+
+        `multi`: the groups with two free tiles or more, as far as the groups
+        not in `todo` go (every group whose free tiles change passes through
+        todo, so the parent's answer holds for the rest).
+        """
         path: list[Pair] = []
         members = self.members
         # Safe moves first, group by group (lowest first), until none is left.
@@ -652,7 +661,9 @@ class _Search:
             g = low.bit_length() - 1
             f = members[g] & free
             if f & (f - 1) == 0:
+                multi &= ~low
                 continue
+            multi |= low
             for k in self._safe_pairs(g, standing, free, banned, settled):
                 state = self._take(standing, free, banned, settled, k, path, todo)
                 if state is None:
@@ -668,7 +679,7 @@ class _Search:
         children = []
         group_mask, noise, noise_max = self.group_mask, self.noise, self.noise_max
         cover, left, right = self.cover, self.left, self.right
-        for k, _, bits, touched, under, waiting in self.moves(free, banned):
+        for k, _, bits, touched, under, waiting in self.moves(free, banned, multi):
             # The position after the move (as _remove, inlined: hot loop).
             # The move's tiles stand and are free, and free tiles stand, so
             # ^ clears bits here as & ~ would, in fewer big-int operations;
@@ -702,7 +713,7 @@ class _Search:
             child = self._take(standing, free, banned, settled, k, [], 0, after)
             if child is None:
                 continue
-            rest = self.dfs(*child)
+            rest = self.dfs(*child, multi)
             if rest is not False:
                 return path + [self.pair_tiles[k]] + rest
         self.dead.add(standing)
