@@ -283,12 +283,13 @@ class _Search:
         self.within: list[dict[int, list[Move]]] = [{} for _ in self.group_moves]
 
     def _moves_within(self, g: int, f: int) -> list[Move]:
-        """g's moves with both tiles in f, in tile order; remembered, since a
-        group has few sets of free tiles."""
-        got = self.within[g].get(f)
-        if got is None:
-            got = [move for move in self.group_moves[g] if move.tiles & f == move.tiles]
-            self.within[g][f] = got
+        """g's moves with both tiles in f (two tiles or more), in tile order.
+
+        Remembered in within[g][f], since a group has few sets of free
+        tiles; callers look there first, and the list is never empty.
+        """
+        got = [move for move in self.group_moves[g] if move.tiles & f == move.tiles]
+        self.within[g][f] = got
         return got
 
     def _set_up(self) -> None:
@@ -570,7 +571,9 @@ class _Search:
                     return (k, self.comp[k])
             return ()
         found = [
-            move.pair for move in self._moves_within(g, f) if not banned & move.bit
+            move.pair
+            for move in self.within[g].get(f) or self._moves_within(g, f)
+            if not banned & move.bit
         ]
         if len(found) == 1 and (f.bit_count() == 3 or settled >> found[0] & 1):
             return found
@@ -616,13 +619,17 @@ class _Search:
         """
         best: list[Move] | None = None
         others: list[Move] = []
-        members, within = self.members, self._moves_within
+        members, within = self.members, self.within
         while multi:
             low = multi & -multi
             multi ^= low
             g = low.bit_length() - 1
             f = members[g] & free
-            pairs = [move for move in within(g, f) if not banned & move.bit]
+            pairs = [
+                move
+                for move in within[g].get(f) or self._moves_within(g, f)
+                if not banned & move.bit
+            ]
             if f.bit_count() == 3:
                 if best is None or len(pairs) < len(best):
                     best = pairs
