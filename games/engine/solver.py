@@ -141,6 +141,9 @@ class Move(NamedTuple):
     touched: int  # tiles whose freedom taking it may change
     under: int  # how many tiles lie under its two (through any chain)
     waiting: int  # the tiles that must go before its complement
+    near: int  # the tiles whose standing decides which tiles it frees
+    # The tiles it frees, by which of `near` stand once it is taken.
+    frees: dict[int, int]
 
 
 class _Shape(NamedTuple):
@@ -264,6 +267,7 @@ class _Search:
         finds the free pairs of a group by masks alone and scores them from
         what each pair's tiles imply, worked out here once."""
         affects, weight, masks = self.affects, self.weight, self.masks
+        near = self.prec.near
         self.group_moves = []
         for pairs in self.tile_order:
             moves = []
@@ -277,9 +281,12 @@ class _Search:
                         affects[a] | affects[b],
                         weight[a] + weight[b],
                         masks[self.comp[k]][0],
+                        near[a] | near[b],
+                        {},
                     )
                 )
             self.group_moves.append(moves)
+        self.move_of = {move.pair: move for moves in self.group_moves for move in moves}
         self.within: list[dict[int, list[Move]]] = [{} for _ in self.group_moves]
 
     def _moves_within(self, g: int, f: int) -> list[Move]:
@@ -342,7 +349,10 @@ class _Search:
             k = self.pid[(a, b)]
             if banned >> k & 1:
                 return False  # no clearing of the position takes this pair
-            state = self._take(standing, free, banned, settled, k, prefix, todo)
+            # By tiles, not the remembered moves: the caller's pair is not
+            # known to be free.
+            after = self._remove(standing, free, a, b)
+            state = self._take(standing, free, banned, settled, k, prefix, todo, after)
             if state is None:
                 return False
             standing, free, banned, settled, todo = state
@@ -549,6 +559,35 @@ class _Search:
                 free |= low
         return standing, free
 
+    def _after(self, move: Move, standing: int, free: int) -> tuple[int, int]:
+        """(standing, free) once `move`, a pair of free tiles, is taken.
+
+        Its tiles stand and are free, so ^ clears them as & ~ would, in fewer
+        big-int operations. The free mask is always exactly the free tiles of
+        the standing ones, so what the move frees depends on what stands
+        near it alone, and is remembered by that.
+        """
+        s2 = standing ^ move.tiles
+        freed = move.frees.get(s2 & move.near)
+        if freed is None:
+            freed = self._frees(move, s2, free)
+        return s2, free ^ move.tiles | freed
+
+    def _frees(self, move: Move, s2: int, free: int) -> int:
+        """The tiles taking `move` frees, leaving s2 standing, from a position
+        whose free tiles are `free`; remembered in move.frees."""
+        cover, left, right = self.cover, self.left, self.right
+        # Bits walked from the top: the order does not matter here.
+        m = move.touched & s2 & ~free
+        freed = 0
+        while m:
+            t = m.bit_length() - 1
+            m ^= 1 << t
+            if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
+                freed |= 1 << t
+        move.frees[s2 & move.near] = freed
+        return freed
+
     def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
         """Pairs (by number) of group g that can be taken now without loss.
 
@@ -583,11 +622,12 @@ class _Search:
         """Take pair k, settle its group, spread that; None when dead.
 
         `todo` collects the groups worth a new look for safe moves; `after`
-        is the (standing, free) pair the move leaves, when already known.
+        is the (standing, free) pair the move leaves, when already known
+        (otherwise both tiles must be free).
         """
         a, b = pair = self.pair_tiles[k]
         path.append(pair)
-        s2, f2 = after or self._remove(standing, free, a, b)
+        s2, f2 = after or self._after(self.move_of[k], standing, free)
         tile_gbit = self.tile_gbit
         todo |= tile_gbit[a]
         m = f2 & ~free
@@ -689,22 +729,14 @@ class _Search:
             raise _Limit
         children = []
         group_mask, noise, noise_max = self.group_mask, self.noise, self.noise_max
-        cover, left, right = self.cover, self.left, self.right
-        for k, _, bits, touched, under, waiting in self.moves(free, banned, multi):
-            # The position after the move (as _remove, inlined: hot loop).
-            # The move's tiles stand and are free, and free tiles stand, so
-            # ^ clears bits here as & ~ would, in fewer big-int operations;
-            # bits are walked from the top where the order does not matter.
+        for move in self.moves(free, banned, multi):
+            k, _, bits, _, under, waiting, near, frees = move
+            # The position after the move (as _after, inlined: hot loop).
             s2 = standing ^ bits
-            f2 = free ^ bits
-            m = touched & (s2 ^ f2)
-            freed = 0
-            while m:
-                t = m.bit_length() - 1
-                m ^= 1 << t
-                if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
-                    freed |= 1 << t
-            f2 |= freed
+            freed = frees.get(s2 & near)
+            if freed is None:
+                freed = self._frees(move, s2, free)
+            f2 = free ^ bits | freed
             score = freed.bit_count() * FREED_WEIGHT + under
             # A freed tile whose group has another free tile makes a move.
             while freed:

@@ -73,6 +73,12 @@ class Precedence:
         self.above = _spread(closure(up), n)
         self.below = _spread(closure(down), n)
         self.under_count = [m.bit_count() for m in self.below]
+        # near[t]: the tiles whose standing decides whether the tiles that
+        # taking t may free are free (those tiles, what covers and flanks
+        # them); the solver remembers what a move frees by them.
+        self.near = [
+            _near(layout.affects_mask[t], cover, left, right) for t in range(n)
+        ]
         self.lchain = _spread(closure({t: left[t] & standing for t in tiles}), n)
         self.rchain = _spread(closure({t: right[t] & standing for t in tiles}), n)
         self.left = [left[t] & standing for t in range(n)]
@@ -187,6 +193,13 @@ class Precedence:
                             grown = True
             if not grown:
                 return reach, rep
+
+
+def _near(affected: int, cover, left, right) -> int:
+    near = affected
+    for u in iter_bits(affected):
+        near |= cover[u] | left[u] | right[u]
+    return near
 
 
 def _spread(d: dict[int, int], n: int) -> list[int]:
