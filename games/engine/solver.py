@@ -449,7 +449,7 @@ class _Search:
             low = changed & -changed
             changed ^= low
             h = low.bit_length() - 1
-            if not members[h] & standing:
+            if not members[h] & standing or not neighbours[h]:
                 continue
             held = [both for q, both in pairings[h] if not banned >> q & 1]
             for g in neighbours[h]:
