@@ -142,8 +142,9 @@ class Move(NamedTuple):
     under: int  # how many tiles lie under its two (through any chain)
     waiting: int  # the tiles that must go before its complement
     near: int  # the tiles whose standing decides which tiles it frees
-    # The tiles it frees, by which of `near` stand once it is taken.
-    frees: dict[int, int]
+    # (the tiles it frees, the groups whose free tiles it changes), by which
+    # of `near` stand once it is taken.
+    frees: dict[int, tuple[int, int]]
 
 
 class _Shape(NamedTuple):
@@ -351,7 +352,8 @@ class _Search:
                 return False  # no clearing of the position takes this pair
             # By tiles, not the remembered moves: the caller's pair is not
             # known to be free.
-            after = self._remove(standing, free, a, b)
+            # Every group is in todo already.
+            after = (*self._remove(standing, free, a, b), every)
             state = self._take(standing, free, banned, settled, k, prefix, todo, after)
             if state is None:
                 return False
@@ -559,8 +561,9 @@ class _Search:
                 free |= low
         return standing, free
 
-    def _after(self, move: Move, standing: int, free: int) -> tuple[int, int]:
-        """(standing, free) once `move`, a pair of free tiles, is taken.
+    def _after(self, move: Move, standing: int, free: int) -> tuple[int, int, int]:
+        """(standing, free, groups whose free tiles changed) once `move`, a
+        pair of free tiles, is taken.
 
         Its tiles stand and are free, so ^ clears them as & ~ would, in fewer
         big-int operations. The free mask is always exactly the free tiles of
@@ -568,25 +571,34 @@ class _Search:
         near it alone, and is remembered by that.
         """
         s2 = standing ^ move.tiles
-        freed = move.frees.get(s2 & move.near)
-        if freed is None:
-            freed = self._frees(move, s2, free)
-        return s2, free ^ move.tiles | freed
+        got = move.frees.get(s2 & move.near)
+        if got is None:
+            got = self._frees(move, s2, free)
+        freed, changed = got
+        return s2, free ^ move.tiles | freed, changed
 
-    def _frees(self, move: Move, s2: int, free: int) -> int:
-        """The tiles taking `move` frees, leaving s2 standing, from a position
-        whose free tiles are `free`; remembered in move.frees."""
-        cover, left, right = self.cover, self.left, self.right
+    def _frees(self, move: Move, s2: int, free: int) -> tuple[int, int]:
+        """(the tiles taking `move` frees, the groups whose free tiles that
+        changes), leaving s2 standing, from a position whose free tiles are
+        `free`; remembered in move.frees."""
+        cover, left, right, tile_gbit = (
+            self.cover,
+            self.left,
+            self.right,
+            self.tile_gbit,
+        )
         # Bits walked from the top: the order does not matter here.
         m = move.touched & s2 & ~free
         freed = 0
+        changed = tile_gbit[self.pair_tiles[move.pair][0]]
         while m:
             t = m.bit_length() - 1
             m ^= 1 << t
             if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
                 freed |= 1 << t
-        move.frees[s2 & move.near] = freed
-        return freed
+                changed |= tile_gbit[t]
+        got = move.frees[s2 & move.near] = freed, changed
+        return got
 
     def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
         """Pairs (by number) of group g that can be taken now without loss.
@@ -622,19 +634,13 @@ class _Search:
         """Take pair k, settle its group, spread that; None when dead.
 
         `todo` collects the groups worth a new look for safe moves; `after`
-        is the (standing, free) pair the move leaves, when already known
-        (otherwise both tiles must be free).
+        is what _after returns for the move, when already known (otherwise
+        both tiles must be free).
         """
-        a, b = pair = self.pair_tiles[k]
+        pair = self.pair_tiles[k]
         path.append(pair)
-        s2, f2 = after or self._after(self.move_of[k], standing, free)
-        tile_gbit = self.tile_gbit
-        todo |= tile_gbit[a]
-        m = f2 & ~free
-        while m:
-            t = m.bit_length() - 1
-            m ^= 1 << t
-            todo |= tile_gbit[t]
+        s2, f2, changed = after or self._after(self.move_of[k], standing, free)
+        todo |= changed
         news = self.pairing_of[k] & ~settled
         if news:
             state = self._propagate(banned, settled | news, news, s2)
@@ -733,9 +739,10 @@ class _Search:
             k, _, bits, _, under, waiting, near, frees = move
             # The position after the move (as _after, inlined: hot loop).
             s2 = standing ^ bits
-            freed = frees.get(s2 & near)
-            if freed is None:
-                freed = self._frees(move, s2, free)
+            got = frees.get(s2 & near)
+            if got is None:
+                got = self._frees(move, s2, free)
+            freed, changed = got
             f2 = free ^ bits | freed
             score = freed.bit_count() * FREED_WEIGHT + under
             # A freed tile whose group has another free tile makes a move.
@@ -750,7 +757,7 @@ class _Search:
             score -= (waiting & s2).bit_count() * WAITING_WEIGHT
             if noise:
                 score += noise.below(noise_max)
-            children.append((-score, k, (s2, f2)))
+            children.append((-score, k, (s2, f2, changed)))
         children.sort(key=_first)
         for _, k, after in children:
             child = self._take(standing, free, banned, settled, k, [], 0, after)
