@@ -613,9 +613,9 @@ class _Search:
         if s.bit_count() == 2:
             if f != s:
                 return ()
-            for move in self.group_moves[g]:
-                if move.tiles == s:
-                    return (move.pair,)
+            # The one move within the two tiles.
+            (move,) = self.within[g].get(s) or self._moves_within(g, s)
+            return (move.pair,)
         if f == s:
             for k, _ in self.pairings[g]:
                 if not banned >> k & 1:
