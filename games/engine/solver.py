@@ -182,7 +182,8 @@ class _Search:
         self.right = lay.right_mask
         self.affects = lay.affects_mask
         self.standing = board.standing
-        self.free = lay.free_mask(board.standing)
+        self.prec = precedence(board.standing, lay)
+        self.free = self.prec.free
         self.nodes = 0
         self.dead: set[int] = set()
         # (banned, settled) at the root once worked out; None: dead there.
@@ -192,8 +193,11 @@ class _Search:
         # Each group's standing tiles, groups in order of their number.
         by_group: dict[int, list[int]] = {}
         groups = board.groups
-        for i in iter_bits(board.standing):
-            by_group.setdefault(groups[i], []).append(i)
+        for i in self.prec.tiles:
+            if groups[i] in by_group:
+                by_group[groups[i]].append(i)
+            else:
+                by_group[groups[i]] = [i]
         self.group_tiles = [by_group[g] for g in sorted(by_group)]
         self.members = [sum(1 << t for t in ts) for ts in self.group_tiles]
         self.group_of = [0] * len(lay)
@@ -204,7 +208,6 @@ class _Search:
                 self.group_of[t] = g
                 self.group_mask[t] = self.members[g]
         self.tile_gbit = [1 << g for g in self.group_of]
-        self.prec = precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
         self.weight = self.prec.under_count
 
@@ -250,18 +253,16 @@ class _Search:
 
     def _link_groups(self) -> None:
         """neighbours[h]: other groups with a pair in conflict with one of h."""
-        self.neighbours = []
-        for h, pairs in enumerate(self.group_pairs):
-            linked = 0
-            for k in iter_bits(pairs):
-                linked |= self.conflict[k]
-            groups = 0
+        linked = [0] * len(self.members)
+        # Conflicts are few (a pair in twelve has one), so go by those.
+        for k, conflict in enumerate(self.conflict):
+            h = self.pair_group[k]
             # A whole group at a time: its pairs are numbered in a row.
-            while linked:
-                g = self.pair_group[(linked & -linked).bit_length() - 1]
-                groups |= 1 << g
-                linked &= ~self.group_pairs[g]
-            self.neighbours.append(list(iter_bits(groups & ~(1 << h))))
+            while conflict:
+                g = self.pair_group[(conflict & -conflict).bit_length() - 1]
+                linked[h] |= 1 << g
+                conflict &= ~self.group_pairs[g]
+        self.neighbours = [list(iter_bits(m & ~(1 << h))) for h, m in enumerate(linked)]
 
     def _list_moves(self) -> None:
         """group_moves[g]: every pair of g in tile order, as a Move, so a node

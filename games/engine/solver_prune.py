@@ -69,6 +69,9 @@ class Precedence:
             for u in iter_bits(up[t]):
                 down[u] |= 1 << t
         self.size = n
+        self.tiles = tiles
+        # The free tiles among them: a fresh deal's, shared as the rest is.
+        self.free = layout.free_mask(standing)
         self.down = [down.get(t, 0) for t in range(n)]
         self.above = _spread(closure(up), n)
         self.below = _spread(closure(down), n)
