@@ -351,9 +351,8 @@ class _Search:
             k = self.pid[(a, b)]
             if banned >> k & 1:
                 return False  # no clearing of the position takes this pair
-            # By tiles, not the remembered moves: the caller's pair is not
-            # known to be free.
-            # Every group is in todo already.
+            # By tiles, not through the move's remembered frees: the caller's
+            # pair is not known to be free. Every group is in todo already.
             after = (*self._remove(standing, free, a, b), every)
             state = self._take(standing, free, banned, settled, k, prefix, todo, after)
             if state is None:
