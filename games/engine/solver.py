@@ -671,11 +671,13 @@ class _Search:
             multi ^= low
             g = low.bit_length() - 1
             f = members[g] & free
-            pairs = [
-                move
-                for move in within[g].get(f) or self._moves_within(g, f)
-                if not banned & move.bit
-            ]
+            candidates = within[g].get(f) or self._moves_within(g, f)
+            if len(candidates) == 1:
+                # Two free tiles, the common case: one pair, no list to build.
+                if not banned & candidates[0].bit:
+                    others.append(candidates[0])
+                continue
+            pairs = [move for move in candidates if not banned & move.bit]
             if f.bit_count() == 3:
                 if best is None or len(pairs) < len(best):
                     best = pairs
