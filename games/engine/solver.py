@@ -32,6 +32,8 @@ of those proofs outright.
 
 import time
 from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
@@ -86,8 +88,8 @@ class _Limit(Exception):
     pass
 
 
-def _first(item: tuple) -> int:
-    return item[0]
+# A child's score, for sorting children: a C function, not a Python one.
+_first = itemgetter(0)
 
 
 def _second(item: tuple) -> tuple[int, int]:
@@ -130,6 +132,44 @@ def solve(board: Board, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     return Solver(board).solve(max_nodes)
 
 
+class Move(NamedTuple):
+    """A pair as a node branches on it, with what scoring it needs."""
+
+    pair: int  # its number
+    bit: int  # 1 << its number
+    tiles: int  # its two tiles' mask
+    touched: int  # tiles whose freedom taking it may change
+    under: int  # how many tiles lie under its two (through any chain)
+    waiting: int  # the tiles that must go before its complement
+    near: int  # the tiles whose standing decides which tiles it frees
+    # (the tiles it frees, the groups whose free tiles it changes), by which
+    # of `near` stand once it is taken.
+    frees: dict[int, tuple[int, int]]
+
+
+class _Shape(NamedTuple):
+    """How a group's pairs are numbered. A tile is named by its index among
+    the group's tiles (in ascending order), a pair by its offset from the
+    group's first pair number."""
+
+    pairs: tuple[Pair, ...]  # the two tiles of each pair
+    comp: tuple[int, ...]  # each pair's complement
+    firsts: tuple[int, ...]  # the first pair of each pairing
+    tile_order: tuple[tuple[int, Pair], ...]  # (pair, its tiles) in tile order
+
+
+def _shape(pairs: tuple[Pair, ...], comp: tuple[int, ...]) -> _Shape:
+    firsts = tuple(k for k, c in enumerate(comp) if k <= c)
+    return _Shape(pairs, comp, firsts, tuple(sorted(enumerate(pairs), key=_second)))
+
+
+# A group of two: one pair, its own complement.
+TWO = _shape(((0, 1),), (0,))
+# A group of four tiles a < b < c < d: the pairings (a, b) (c, d), (a, c)
+# (b, d) and (a, d) (b, c).
+FOUR = _shape(((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)), (1, 0, 3, 2, 5, 4))
+
+
 class _Search:
     """The search behind Solver. State is passed down as ints: standing and
     free tile masks, and banned and settled masks over numbered pairs (bit k
@@ -142,97 +182,140 @@ class _Search:
         self.right = lay.right_mask
         self.affects = lay.affects_mask
         self.standing = board.standing
-        self.free = lay.free_mask(board.standing)
+        self.prec = precedence(board.standing, lay)
+        self.free = self.prec.free
         self.nodes = 0
         self.dead: set[int] = set()
         # (banned, settled) at the root once worked out; None: dead there.
         self.root: tuple[int, int] | None = None
         self.root_done = False
         self.root_deduced = False
-        by_group: dict[int, int] = {}
-        for i in iter_bits(board.standing):
-            by_group[board.groups[i]] = by_group.get(board.groups[i], 0) | (1 << i)
-        self.members = [by_group[g] for g in sorted(by_group)]
+        # Each group's standing tiles, groups in order of their number.
+        by_group: dict[int, list[int]] = {}
+        groups = board.groups
+        for i in self.prec.tiles:
+            if groups[i] in by_group:
+                by_group[groups[i]].append(i)
+            else:
+                by_group[groups[i]] = [i]
+        self.group_tiles = [by_group[g] for g in sorted(by_group)]
+        self.members = [sum(1 << t for t in ts) for ts in self.group_tiles]
         self.group_of = [0] * len(lay)
-        for g, m in enumerate(self.members):
-            for t in iter_bits(m):
+        # group_mask[t]: the standing tiles of t's group.
+        self.group_mask = [0] * len(lay)
+        for g, ts in enumerate(self.group_tiles):
+            for t in ts:
                 self.group_of[t] = g
+                self.group_mask[t] = self.members[g]
         self.tile_gbit = [1 << g for g in self.group_of]
-        self.prec = precedence(board.standing, lay)
         # Tiles with more under them hold more up: take them early.
-        self.weight = [m.bit_count() for m in self.prec.below]
+        self.weight = self.prec.under_count
 
     # -- setting up --------------------------------------------------------
     def _number_pairs(self) -> None:
         """Number every possible pair (groups of two or four tiles).
 
-        In a group of four the pairs come in complements, the two pairs of
-        one pairing (comp[k] is the other one). A group of two has one pair,
-        its own complement.
+        A group's pairs have consecutive numbers. In a group of four they come
+        in complements, the two pairs of one pairing (comp[k] is the other
+        one). A group of two has one pair, its own complement.
         """
         self.pair_tiles: list[Pair] = []
         self.pair_group: list[int] = []
-        self.pid: dict[Pair, int] = {}
         self.comp: list[int] = []
-        for g, m in enumerate(self.members):
-            tiles = list(iter_bits(m))
-            if len(tiles) == 2:
-                couples = [((tiles[0], tiles[1]),)]
-            else:
-                a, b, c, d = tiles
-                couples = [((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))]
-            for couple in couples:
-                first = len(self.pair_tiles)
-                for k, pair in enumerate(couple):
-                    self.pid[pair] = first + k
-                    self.pair_tiles.append(pair)
-                    self.pair_group.append(g)
-                    self.comp.append(first + len(couple) - 1 - k)
-        self.pair_gbit = [1 << g for g in self.pair_group]
-        # group_moves[g]: (pair number, its two tiles' mask) for every pair of
-        # g, so a node finds the free pairs of a group by masks alone.
-        self.group_moves: list[list[tuple[int, int]]] = [[] for _ in self.members]
-        # In tile order, which is the order ties in a move's score keep.
-        for k, (a, b) in sorted(enumerate(self.pair_tiles), key=_second):
-            self.group_moves[self.pair_group[k]].append((k, 1 << a | 1 << b))
-        self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
-        self.group_pairs = [0] * len(self.members)
-        for k, g in enumerate(self.pair_group):
-            self.group_pairs[g] |= 1 << k
+        # g's pair numbers in tile order, which is the order ties in a move's
+        # score keep.
+        self.tile_order: list[list[int]] = []
         # pairings[g]: (first pair, mask of both pairs) for each pairing of g.
-        self.pairings: list[list[tuple[int, int]]] = [[] for _ in self.members]
-        for k, c in enumerate(self.comp):
-            if k <= c:
-                self.pairings[self.pair_group[k]].append((k, 1 << k | 1 << c))
+        self.pairings: list[list[tuple[int, int]]] = []
+        self.group_pairs: list[int] = []
+        for g, tiles in enumerate(self.group_tiles):
+            first = len(self.pair_tiles)
+            shape = TWO if len(tiles) == 2 else FOUR
+            self.pair_tiles += [(tiles[i], tiles[j]) for i, j in shape.pairs]
+            self.pair_group += [g] * len(shape.pairs)
+            self.comp += [first + c for c in shape.comp]
+            self.tile_order.append([first + k for k, _ in shape.tile_order])
+            self.pairings.append(
+                [
+                    (first + k, (1 << k | 1 << shape.comp[k]) << first)
+                    for k in shape.firsts
+                ]
+            )
+            self.group_pairs.append(((1 << len(shape.pairs)) - 1) << first)
+        self.pid = {pair: k for k, pair in enumerate(self.pair_tiles)}
+        self.pair_gbit = [1 << g for g in self.pair_group]
+        self.pairing_of = [1 << k | 1 << c for k, c in enumerate(self.comp)]
+        # rivals[k]: the pairs of k's group outside its pairing.
+        self.rivals = [
+            self.group_pairs[g] & ~self.pairing_of[k]
+            for k, g in enumerate(self.pair_group)
+        ]
 
     def _link_groups(self) -> None:
         """neighbours[h]: other groups with a pair in conflict with one of h."""
-        self.neighbours = []
-        for h in range(len(self.members)):
-            linked = 0
-            for _, both in self.pairings[h]:
-                for k in iter_bits(both):
-                    for j in iter_bits(self.conflict[k]):
-                        linked |= self.pair_gbit[j]
-            self.neighbours.append(list(iter_bits(linked & ~(1 << h))))
+        linked = [0] * len(self.members)
+        # Conflicts are few (a pair in twelve has one), so go by those.
+        for k, conflict in enumerate(self.conflict):
+            h = self.pair_group[k]
+            # A whole group at a time: its pairs are numbered in a row.
+            while conflict:
+                g = self.pair_group[(conflict & -conflict).bit_length() - 1]
+                linked[h] |= 1 << g
+                conflict &= ~self.group_pairs[g]
+        self.neighbours = [list(iter_bits(m & ~(1 << h))) for h, m in enumerate(linked)]
+
+    def _list_moves(self) -> None:
+        """group_moves[g]: every pair of g in tile order, as a Move, so a node
+        finds the free pairs of a group by masks alone and scores them from
+        what each pair's tiles imply, worked out here once."""
+        affects, weight, masks = self.affects, self.weight, self.masks
+        near = self.prec.near
+        self.group_moves = []
+        for pairs in self.tile_order:
+            moves = []
+            for k in pairs:
+                a, b = self.pair_tiles[k]
+                moves.append(
+                    Move(
+                        k,
+                        1 << k,
+                        1 << a | 1 << b,
+                        affects[a] | affects[b],
+                        weight[a] + weight[b],
+                        masks[self.comp[k]][0],
+                        near[a] | near[b],
+                        {},
+                    )
+                )
+            self.group_moves.append(moves)
+        self.move_of = {move.pair: move for moves in self.group_moves for move in moves}
+        self.within: list[dict[int, list[Move]]] = [{} for _ in self.group_moves]
+
+    def _moves_within(self, g: int, f: int) -> list[Move]:
+        """g's moves with both tiles in f (two tiles or more), in tile order.
+
+        Remembered in within[g][f], since a group has few sets of free
+        tiles; callers look there first, and the list is never empty.
+        """
+        got = [move for move in self.group_moves[g] if move.tiles & f == move.tiles]
+        self.within[g][f] = got
+        return got
 
     def _set_up(self) -> None:
         """Number the pairs, find their conflicts, spread them at the root."""
         self.root_done = True
         self._number_pairs()
         banned, self.conflict, self.masks = pair_conflicts(
-            self.prec, self.pair_tiles, self.pair_group, self.comp
+            self.prec, self.pair_tiles, self.rivals
         )
         self._link_groups()
         # What settling pair k bans: the pairs it conflicts with and the
         # other pairings of its group. What pairing k's clashes are.
-        self.kill = [
-            self.conflict[k] | self.group_pairs[g] & ~self.pairing_of[k]
-            for k, g in enumerate(self.pair_group)
-        ]
+        self.kill = [c | r for c, r in zip(self.conflict, self.rivals, strict=True)]
         self.clash = [
             self.conflict[k] | self.conflict[c] for k, c in enumerate(self.comp)
         ]
+        self._list_moves()
         # The pair of a group of two is settled from the start.
         settle = 0
         for k, c in enumerate(self.comp):
@@ -268,7 +351,10 @@ class _Search:
             k = self.pid[(a, b)]
             if banned >> k & 1:
                 return False  # no clearing of the position takes this pair
-            state = self._take(standing, free, banned, settled, k, prefix, todo)
+            # By tiles, not through the move's remembered frees: the caller's
+            # pair is not known to be free. Every group is in todo already.
+            after = (*self._remove(standing, free, a, b), every)
+            state = self._take(standing, free, banned, settled, k, prefix, todo, after)
             if state is None:
                 return False
             standing, free, banned, settled, todo = state
@@ -280,7 +366,8 @@ class _Search:
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
             self.stop = min(self.max_nodes, self.nodes + int(budget))
             try:
-                rest = self.dfs(standing, free, banned, settled, todo)
+                # Every group is in todo here, so none needs to be in `multi`.
+                rest = self.dfs(standing, free, banned, settled, todo, 0)
             except _Limit:
                 if self.stop >= self.max_nodes:
                     raise
@@ -323,6 +410,8 @@ class _Search:
         """
         pair_group, pairing_of, kill = self.pair_group, self.pairing_of, self.kill
         members, group_pairs, gbit = self.members, self.group_pairs, self.pair_gbit
+        pairings, neighbours, clashes = self.pairings, self.neighbours, self.clash
+        rivals, conflict = self.rivals, self.conflict
         changed = 0
         while True:
             while news:
@@ -332,7 +421,13 @@ class _Search:
                 if low & settled:
                     grow = kill[k] & ~banned
                     banned |= grow
-                    news |= grow
+                    news |= grow & conflict[k]
+                    # The other pairings of k's group fall with it, and all
+                    # that follows from them is that the group changed (their
+                    # complements fall too, and what is left of the group is
+                    # k's pairing, settled): they need no turn in the news.
+                    if grow & rivals[k]:
+                        changed |= gbit[k]
                 if not low & banned:
                     continue
                 changed |= gbit[k]
@@ -356,16 +451,16 @@ class _Search:
             low = changed & -changed
             changed ^= low
             h = low.bit_length() - 1
-            if not members[h] & standing:
+            if not members[h] & standing or not neighbours[h]:
                 continue
-            held = [both for q, both in self.pairings[h] if not banned >> q & 1]
-            for g in self.neighbours[h]:
+            held = [both for q, both in pairings[h] if not banned >> q & 1]
+            for g in neighbours[h]:
                 if (members[g] & standing).bit_count() != 4:
                     continue
-                for q, both in self.pairings[g]:
+                for q, both in pairings[g]:
                     if banned >> q & 1:
                         continue
-                    clash = self.clash[q]
+                    clash = clashes[q]
                     for other in held:
                         if not clash & other:
                             break
@@ -466,6 +561,45 @@ class _Search:
                 free |= low
         return standing, free
 
+    def _after(self, move: Move, standing: int, free: int) -> tuple[int, int, int]:
+        """(standing, free, groups whose free tiles changed) once `move`, a
+        pair of free tiles, is taken.
+
+        Its tiles stand and are free, so ^ clears them as & ~ would, in fewer
+        big-int operations. The free mask is always exactly the free tiles of
+        the standing ones, so what the move frees depends on what stands
+        near it alone, and is remembered by that.
+        """
+        s2 = standing ^ move.tiles
+        got = move.frees.get(s2 & move.near)
+        if got is None:
+            got = self._frees(move, s2, free)
+        freed, changed = got
+        return s2, free ^ move.tiles | freed, changed
+
+    def _frees(self, move: Move, s2: int, free: int) -> tuple[int, int]:
+        """(the tiles taking `move` frees, the groups whose free tiles that
+        changes), leaving s2 standing, from a position whose free tiles are
+        `free`; remembered in move.frees."""
+        cover, left, right, tile_gbit = (
+            self.cover,
+            self.left,
+            self.right,
+            self.tile_gbit,
+        )
+        # Bits walked from the top: the order does not matter here.
+        m = move.touched & s2 & ~free
+        freed = 0
+        changed = tile_gbit[self.pair_tiles[move.pair][0]]
+        while m:
+            t = m.bit_length() - 1
+            m ^= 1 << t
+            if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
+                freed |= 1 << t
+                changed |= tile_gbit[t]
+        got = move.frees[s2 & move.near] = freed, changed
+        return got
+
     def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
         """Pairs (by number) of group g that can be taken now without loss.
 
@@ -479,18 +613,18 @@ class _Search:
         if s.bit_count() == 2:
             if f != s:
                 return ()
-            for k, bits in self.group_moves[g]:
-                if bits == s:
-                    return (k,)
+            # The one move within the two tiles.
+            (move,) = self.within[g].get(s) or self._moves_within(g, s)
+            return (move.pair,)
         if f == s:
             for k, _ in self.pairings[g]:
                 if not banned >> k & 1:
                     return (k, self.comp[k])
             return ()
         found = [
-            k
-            for k, bits in self.group_moves[g]
-            if bits & f == bits and not banned >> k & 1
+            move.pair
+            for move in self.within[g].get(f) or self._moves_within(g, f)
+            if not banned & move.bit
         ]
         if len(found) == 1 and (f.bit_count() == 3 or settled >> found[0] & 1):
             return found
@@ -500,50 +634,50 @@ class _Search:
         """Take pair k, settle its group, spread that; None when dead.
 
         `todo` collects the groups worth a new look for safe moves; `after`
-        is the (standing, free) pair the move leaves, when already known.
+        is what _after returns for the move, when already known (otherwise
+        both tiles must be free).
         """
-        a, b = pair = self.pair_tiles[k]
+        pair = self.pair_tiles[k]
         path.append(pair)
-        s2, f2 = after or self._remove(standing, free, a, b)
-        tile_gbit = self.tile_gbit
-        todo |= tile_gbit[a]
-        m = f2 & ~free
-        while m:
-            low = m & -m
-            m ^= low
-            todo |= tile_gbit[low.bit_length() - 1]
+        s2, f2, changed = after or self._after(self.move_of[k], standing, free)
+        todo |= changed
         news = self.pairing_of[k] & ~settled
         if news:
             state = self._propagate(banned, settled | news, news, s2)
             if state is None:
                 return None
-            pair_gbit = self.pair_gbit
+            pair_group, group_pairs = self.pair_group, self.group_pairs
             m = (state[0] ^ banned) | (state[1] ^ settled)
+            # A whole group at a time: its pairs are numbered in a row.
             while m:
-                low = m & -m
-                m ^= low
-                todo |= pair_gbit[low.bit_length() - 1]
+                g = pair_group[(m & -m).bit_length() - 1]
+                todo |= 1 << g
+                m &= ~group_pairs[g]
             banned, settled = state
         return s2, f2, banned, settled, todo
 
-    def moves(self, free: int, banned: int) -> list[tuple[int, int]]:
-        """The moves to branch on, as (pair number, tiles mask); one of them
-        comes next in some clearing.
+    def moves(self, free: int, banned: int, multi: int) -> list[Move]:
+        """The moves to branch on; one of them comes next in some clearing.
 
-        Only groups of four have any (safe moves took the rest). A group
+        Only groups of four have any (safe moves took the rest), and only
+        those in `multi`, the groups with two free tiles or more. A group
         with three free tiles alone is enough, the one with fewest choices.
         """
-        best: list[tuple[int, int]] | None = None
-        others: list[tuple[int, int]] = []
-        for g, m in enumerate(self.members):
-            f = m & free
-            if f & (f - 1) == 0:
+        best: list[Move] | None = None
+        others: list[Move] = []
+        members, within = self.members, self.within
+        while multi:
+            low = multi & -multi
+            multi ^= low
+            g = low.bit_length() - 1
+            f = members[g] & free
+            candidates = within[g].get(f) or self._moves_within(g, f)
+            if len(candidates) == 1:
+                # Two free tiles, the common case: one pair, no list to build.
+                if not banned & candidates[0].bit:
+                    others.append(candidates[0])
                 continue
-            pairs = [
-                move
-                for move in self.group_moves[g]
-                if move[1] & f == move[1] and not banned >> move[0] & 1
-            ]
+            pairs = [move for move in candidates if not banned & move.bit]
             if f.bit_count() == 3:
                 if best is None or len(pairs) < len(best):
                     best = pairs
@@ -570,8 +704,13 @@ class _Search:
         self.dead.add(standing)
         return False
 
-    def dfs(self, standing, free, banned, settled, todo):
-        """A clearing order from this position, or False if there is none."""
+    def dfs(self, standing, free, banned, settled, todo, multi):
+        """A clearing order from this position, or False if there is none.
+
+        `multi`: the groups with two free tiles or more, as far as the groups
+        not in `todo` go (every group whose free tiles change passes through
+        todo, so the parent's answer holds for the rest).
+        """
         path: list[Pair] = []
         members = self.members
         # Safe moves first, group by group (lowest first), until none is left.
@@ -581,7 +720,9 @@ class _Search:
             g = low.bit_length() - 1
             f = members[g] & free
             if f & (f - 1) == 0:
+                multi &= ~low
                 continue
+            multi |= low
             for k in self._safe_pairs(g, standing, free, banned, settled):
                 state = self._take(standing, free, banned, settled, k, path, todo)
                 if state is None:
@@ -595,49 +736,37 @@ class _Search:
         if self.nodes >= self.stop:
             raise _Limit
         children = []
-        group_of, weight, noise, comp, masks = (
-            self.group_of,
-            self.weight,
-            self.noise,
-            self.comp,
-            self.masks,
-        )
-        cover, left, right, affects = self.cover, self.left, self.right, self.affects
-        pair_tiles = self.pair_tiles
-        for k, bits in self.moves(free, banned):
-            a, b = pair_tiles[k]
-            # The position after the move (as _remove, inlined: hot loop).
-            s2 = standing & ~bits
-            f2 = free & ~bits
-            m = (affects[a] | affects[b]) & s2 & ~f2
-            while m:
-                low = m & -m
-                m ^= low
-                t = low.bit_length() - 1
-                if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
-                    f2 |= low
-            freed = f2 & ~free
-            score = freed.bit_count() * FREED_WEIGHT + weight[a] + weight[b]
+        group_mask, noise, noise_max = self.group_mask, self.noise, self.noise_max
+        for move in self.moves(free, banned, multi):
+            k, _, bits, _, under, waiting, near, frees = move
+            # The position after the move (as _after, inlined: hot loop).
+            s2 = standing ^ bits
+            got = frees.get(s2 & near)
+            if got is None:
+                got = self._frees(move, s2, free)
+            freed, changed = got
+            f2 = free ^ bits | freed
+            score = freed.bit_count() * FREED_WEIGHT + under
             # A freed tile whose group has another free tile makes a move.
             while freed:
-                low = freed & -freed
+                t = freed.bit_length() - 1
+                low = 1 << t
                 freed ^= low
-                if members[group_of[low.bit_length() - 1]] & f2 & ~low:
+                if group_mask[t] & f2 != low:
                     score += PARTNER_WEIGHT
             # The other two tiles of the group now have to pair with each
             # other: the more that must go before that pair, the riskier.
-            rest_before = masks[comp[k]][0] & s2
-            score -= rest_before.bit_count() * WAITING_WEIGHT
+            score -= (waiting & s2).bit_count() * WAITING_WEIGHT
             if noise:
-                score += noise.below(self.noise_max)
-            children.append((-score, k, (s2, f2)))
+                score += noise.below(noise_max)
+            children.append((-score, k, (s2, f2, changed)))
         children.sort(key=_first)
         for _, k, after in children:
             child = self._take(standing, free, banned, settled, k, [], 0, after)
             if child is None:
                 continue
-            rest = self.dfs(*child)
+            rest = self.dfs(*child, multi)
             if rest is not False:
-                return path + [pair_tiles[k]] + rest
+                return path + [self.pair_tiles[k]] + rest
         self.dead.add(standing)
         return False

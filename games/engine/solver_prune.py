@@ -44,6 +44,10 @@ def closure(start: dict[int, int]) -> dict[int, int]:
     return done
 
 
+# (before, after) masks, never takeable, tiles of before, tiles of after.
+PairFacts = tuple[tuple[int, int], bool, tuple[int, ...], tuple[int, ...]]
+
+
 @lru_cache(maxsize=16)
 def precedence(standing: int, layout) -> "Precedence":
     """The Precedence of a set of standing tiles, shared between solves.
@@ -65,9 +69,19 @@ class Precedence:
             for u in iter_bits(up[t]):
                 down[u] |= 1 << t
         self.size = n
+        self.tiles = tiles
+        # The free tiles among them: a fresh deal's, shared as the rest is.
+        self.free = layout.free_mask(standing)
         self.down = [down.get(t, 0) for t in range(n)]
         self.above = _spread(closure(up), n)
         self.below = _spread(closure(down), n)
+        self.under_count = [m.bit_count() for m in self.below]
+        # near[t]: the tiles whose standing decides whether the tiles that
+        # taking t may free are free (those tiles, what covers and flanks
+        # them); the solver remembers what a move frees by them.
+        self.near = [
+            _near(layout.affects_mask[t], cover, left, right) for t in range(n)
+        ]
         self.lchain = _spread(closure({t: left[t] & standing for t in tiles}), n)
         self.rchain = _spread(closure({t: right[t] & standing for t in tiles}), n)
         self.left = [left[t] & standing for t in range(n)]
@@ -76,7 +90,7 @@ class Precedence:
         # Tiles with neighbours on both sides: the only ones the side rule
         # of the free test can say anything about.
         self.middles = [t for t in tiles if self.left[t] and self.right[t]]
-        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
+        self._facts: dict[tuple[int, int], PairFacts] = {}
 
     def pairable(self, a: int, b: int) -> bool:
         """False when one tile lies on the other through a chain of covers."""
@@ -96,12 +110,24 @@ class Precedence:
             m, ends_l, ends_r = keep, keep | 1 << a, keep | 1 << b
         return m
 
-    def masks(self, a: int, b: int) -> tuple[int, int]:
-        """(before, after): tiles that must go before / after the pair a, b."""
-        got = self._masks.get((a, b))
+    def facts(self, pair: tuple[int, int]) -> PairFacts:
+        """What taking the pair implies, worked out once per pair of spots:
+        its (before, after) masks ((0, 0) when one tile lies on the other),
+        whether it can never be taken, and the tiles of each mask."""
+        got = self._facts.get(pair)
         if got is None:
-            got = self._masks[(a, b)] = self._work_out_masks(a, b)
+            got = self._facts[pair] = self._work_out_facts(*pair)
         return got
+
+    def _work_out_facts(self, a: int, b: int) -> PairFacts:
+        if not self.pairable(a, b):
+            return (0, 0), True, (), ()
+        before, after = self._work_out_masks(a, b)
+        # Never takeable: a tile must go both before and after the pair, or a
+        # tile of the pair must go before or after it.
+        if before & after or (1 << a | 1 << b) & (before | after):
+            return (before, after), True, (), ()
+        return (before, after), False, tuple(iter_bits(before)), tuple(iter_bits(after))
 
     def _work_out_masks(self, a: int, b: int) -> tuple[int, int]:
         before = self.above[a] | self.above[b]
@@ -172,6 +198,13 @@ class Precedence:
                 return reach, rep
 
 
+def _near(affected: int, cover, left, right) -> int:
+    near = affected
+    for u in iter_bits(affected):
+        near |= cover[u] | left[u] | right[u]
+    return near
+
+
 def _spread(d: dict[int, int], n: int) -> list[int]:
     return [d.get(t, 0) for t in range(n)]
 
@@ -210,67 +243,48 @@ def _reach(succ: dict[int, int], rep: dict[int, int], both: dict[int, int]):
 def pair_conflicts(
     prec: Precedence,
     pair_tiles: list[tuple[int, int]],
-    pair_group: list[int],
-    comp: list[int],
+    rivals: list[int],
 ) -> tuple[int, list[int], list[tuple[int, int]]]:
     """(banned, conflict, masks) for numbered pairs.
 
     banned: pairs that can never be taken; conflict[k]: pairs that cannot be
     in one clearing with pair k; masks[k]: its (before, after) masks.
+    rivals[k]: the pairs of k's group outside its pairing, never in one
+    clearing with it anyway, so left out of its conflicts.
     """
-    n = len(pair_tiles)
-    masks = [(0, 0)] * n
-    tiles = [1 << a | 1 << b for a, b in pair_tiles]
+    facts = [prec.facts(pair) for pair in pair_tiles]
+    masks = [f[0] for f in facts]
     banned = 0
+    # P must go before Q when a tile of Q, or a tile that goes before Q, goes
+    # after P, or a tile of P goes before Q; two pairs conflict when each must
+    # go before the other. Tables by tile over the pairs still allowed: uses[t]
+    # (pairs taking t), waits[t] (pairs t must go before), holds[t] (pairs t
+    # must go after); then the pairs P goes before, and those before P, are
+    # unions of table rows over the few tiles of P's own masks.
+    size = prec.size
+    uses, waits, holds = [0] * size, [0] * size, [0] * size
     for k, (a, b) in enumerate(pair_tiles):
-        if not prec.pairable(a, b):
-            banned |= 1 << k
-            continue
-        before, after = masks[k] = prec.masks(a, b)
-        if before & after or tiles[k] & (before | after):
-            banned |= 1 << k
-    # Only pairs Q with P < Q can conflict with P, and P < Q needs a tile of Q,
-    # or a tile that goes before Q, to go after P; or a tile of P to go before
-    # Q. uses[t]: pairs using tile t; touching[t]: those and the pairs that
-    # have t in their before mask.
-    uses = [0] * prec.size
-    for k, (a, b) in enumerate(pair_tiles):
-        uses[a] |= 1 << k
-        uses[b] |= 1 << k
-    touching = uses[:]
-    # Bits walked by hand in the loops below: this runs once per solve and
-    # iter_bits was most of its cost.
-    for k in range(n):
-        m = masks[k][0]
         bit = 1 << k
-        while m:
-            low = m & -m
-            m ^= low
-            touching[low.bit_length() - 1] |= bit
-    conflict = [0] * n
-    for k in range(n):
+        _, never, before_tiles, after_tiles = facts[k]
+        if never:
+            banned |= bit
+            continue
+        uses[a] |= bit
+        uses[b] |= bit
+        for t in before_tiles:
+            waits[t] |= bit
+        for t in after_tiles:
+            holds[t] |= bit
+    conflict = [0] * len(pair_tiles)
+    for k, (a, b) in enumerate(pair_tiles):
         if banned >> k & 1:
             continue
-        a, b = pair_tiles[k]
-        before_k, after_k = masks[k]
-        cand = touching[a] | touching[b]
-        m = after_k
-        while m:
-            low = m & -m
-            m ^= low
-            cand |= touching[low.bit_length() - 1]
-        cand &= ~banned & ~((1 << (k + 1)) - 1)
-        group_k, comp_k, tiles_k = pair_group[k], comp[k], tiles[k]
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            j = low.bit_length() - 1
-            if pair_group[j] == group_k and j != comp_k:
-                continue  # alternatives, never in one clearing anyway
-            before_j, after_j = masks[j]
-            if not (after_k & (tiles[j] | before_j) or tiles_k & before_j):
-                continue
-            if after_j & (tiles_k | before_k) or tiles[j] & before_k:
-                conflict[k] |= low
-                conflict[j] |= 1 << k
+        _, _, before_tiles, after_tiles = facts[k]
+        goes_before = waits[a] | waits[b]
+        for t in after_tiles:
+            goes_before |= uses[t] | waits[t]
+        comes_after = holds[a] | holds[b]
+        for t in before_tiles:
+            comes_after |= uses[t] | holds[t]
+        conflict[k] = goes_before & comes_after & ~rivals[k]
     return banned, conflict, masks
