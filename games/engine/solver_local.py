@@ -31,6 +31,13 @@ TABU = 7
 RANDOM_PERCENT = 10
 # Noise added to the tiles a change leaves, so ties are broken at random.
 JITTER = 3
+# The search starts afresh (new random pairings) after RUN_FIRST steps, then
+# after runs each RUN_GROWTH times longer: where it finds a clearing at all,
+# it mostly does so early in a run (20 hard seeds, three generator seeds
+# each, at most 1,500 steps: 52 of 60 found with runs of 200 growing by 30%,
+# 48 with one long run, in a fifth more steps).
+RUN_FIRST = 200
+RUN_GROWTH = 1.3
 
 
 class PairingSearch:
@@ -58,6 +65,7 @@ class PairingSearch:
         # bit past the layout's last), so it is never taken.
         self.partner = [len(layout)] * len(layout)
         self.step = 0
+        self.run_length = float(RUN_FIRST)
         self._start_afresh()
 
     def _start_afresh(self) -> None:
@@ -68,14 +76,19 @@ class PairingSearch:
         self._close_all()
         self.best = self.now.bit_count()
         self.tabu = [-TABU - 1] * len(self.domains)
+        self.run_end = self.step + int(self.run_length)
 
     def run(self, steps: int) -> list[Pair] | None:
         """A clearing order found within `steps` more steps, or None."""
         for _ in range(steps):
             if not self.now:
                 return self.order
-            changes = self._changes()
             self.step += 1
+            if self.step >= self.run_end:
+                self.run_length *= RUN_GROWTH
+                self._start_afresh()
+                continue
+            changes = self._changes()
             if not changes:
                 # Every group stuck has one pairing left: nothing to change.
                 self._start_afresh()
