@@ -28,6 +28,10 @@ the same attempts, so the result is deterministic). A proof of "cannot be
 cleared" is an attempt that exhausts its tree within budget; before the
 second attempt the root gets a full precedence analysis, which settles some
 of those proofs outright.
+
+On deals the first attempts do not settle, a local search over pairings
+(solver_local) takes turns with the attempts. It only ever finds clearings,
+so an answer of False still comes from the search alone.
 """
 
 import time
@@ -37,6 +41,7 @@ from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
+from games.engine.solver_local import PairingSearch
 from games.engine.solver_prune import pair_conflicts, precedence
 
 # About 20-40 s of search in CPython on the development machine; decides all
@@ -71,6 +76,17 @@ WAITING_WEIGHT = 2
 NOISE_FIRST = 10
 NOISE_STEP = 1
 NOISE_MAX = 60
+# After LOCAL_AFTER nodes, a local search over pairings (solver_local) takes
+# turns with the attempts; it finds clearings of hard deals the attempts
+# miss. Each turn is LOCAL_SHARE of the attempt before it, LATE_SHARE once it
+# has run LATE_STEPS steps: most of what it finds, it finds by then, and the
+# proofs of unclearable deals need the nodes. Its steps are counted as
+# STEP_NODES nodes each, about what one costs in time.
+LOCAL_AFTER = 1000
+LOCAL_SHARE = 0.5
+LATE_SHARE = 0.125
+LATE_STEPS = 1500
+STEP_NODES = 12
 
 Pair = tuple[int, int]
 
@@ -176,7 +192,7 @@ class _Search:
     is pair k)."""
 
     def __init__(self, board: Board) -> None:
-        lay = board.layout
+        lay = self.layout = board.layout
         self.cover = lay.cover_mask
         self.left = lay.left_mask
         self.right = lay.right_mask
@@ -361,6 +377,7 @@ class _Search:
         budget = FIRST_BUDGET
         attempt = 0
         probed = False
+        local: PairingSearch | None = None
         while True:
             self.noise = Rng("solve", attempt) if attempt else None
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
@@ -394,8 +411,43 @@ class _Search:
                 if state is None:
                     return False
                 banned, settled = state
+                # The local search starts over on the pairings left (with
+                # other random choices, should the probe have banned none).
+                local = None
+            if self.nodes >= LOCAL_AFTER:
+                if local is None:
+                    domains = self.domains(standing, banned)
+                    local = PairingSearch(self.layout, standing, domains, probed)
+                rest = self.local_turn(local, budget)
+                if rest is not None:
+                    return prefix + rest
             attempt += 1
             budget *= GROWTH
+
+    def local_turn(self, local: PairingSearch, budget: float) -> list[Pair] | None:
+        """Run the local search for its share of `budget` nodes."""
+        share = LOCAL_SHARE if local.step < LATE_STEPS else LATE_SHARE
+        steps = int(min(budget * share, self.max_nodes - self.nodes))
+        steps //= STEP_NODES
+        self.nodes += steps * STEP_NODES
+        return local.run(steps)
+
+    def domains(self, standing: int, banned: int) -> list[list[tuple[Pair, ...]]]:
+        """For each group, the pairings of its standing tiles not banned."""
+        domains = []
+        for g, m in enumerate(self.members):
+            s = m & standing
+            if s.bit_count() == 2:
+                domains.append([(tuple(iter_bits(s)),)])
+            elif s:
+                domains.append(
+                    [
+                        (self.pair_tiles[k], self.pair_tiles[self.comp[k]])
+                        for k, _ in self.pairings[g]
+                        if not banned >> k & 1
+                    ]
+                )
+        return domains
 
     # -- what follows from banned and settled pairs -------------------------
     def _propagate(self, banned: int, settled: int, news: int, standing: int):
