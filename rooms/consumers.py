@@ -10,6 +10,7 @@ reaches an action, and acts only for the connection's own seat.
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
@@ -17,6 +18,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
+from django.db import InterfaceError, OperationalError
 
 from rooms import actions
 from rooms.identity import player_for_scope
@@ -25,6 +27,8 @@ from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
 from rooms.race import RaceError
 from rooms.state import full_state
+
+log = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are the application's own).
 CLOSE_NOT_MEMBER = 4403
@@ -224,6 +228,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self._dispatch(kind, fields, ref)
         except RaceError as e:
             await self._error(ref, e.code, e.message, e.tile)
+        except (InterfaceError, OperationalError):
+            # The database was out of reach: a connection broken since its
+            # last use (no health check runs first, see config/env.py) or
+            # PostgreSQL restarting. The action's transaction did not
+            # commit, and Django closes that connection once the call ends,
+            # so the socket stays and the player can simply try again.
+            log.warning("room %s: %s failed on the database", self.code, kind)
+            message = "the server could not save that; try again"
+            await self._error(ref, "unavailable", message)
 
     async def _dispatch(self, kind: str, fields: dict, ref) -> None:
         if kind == "ping":

@@ -8,9 +8,10 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 
 from config.asgi import application
-from rooms import actions
+from rooms import actions, consumers
 from rooms.models import Room
 from tests.room_helpers import guest_cookie_value, person, solution
 
@@ -151,6 +152,33 @@ class TestMoves:
         )
         assert (error["type"], error["code"], error["ref"]) == ("error", "same", "m1")
         assert await version(room) == before
+        await ws.disconnect()
+
+    async def test_a_move_the_database_fails_can_be_sent_again(self, monkeypatch):
+        # As when PostgreSQL restarted since the worker's connection was
+        # last used: the first query of the move fails, nothing commits.
+        room, ann, bob, pairs = await racing_room()
+        take = consumers.ACTIONS["take"]
+        calls = []
+
+        def broken_once(*args, **kwargs):
+            calls.append(args)
+            if len(calls) == 1:
+                raise OperationalError("server closed the connection unexpectedly")
+            return take(*args, **kwargs)
+
+        monkeypatch.setitem(consumers.ACTIONS, "take", broken_once)
+        ws = await joined(room, ann)
+        before = await version(room)
+        pair = {"type": "take", "a": pairs[0][0], "b": pairs[0][1], "move": 0}
+        error = await reply_to(ws, {**pair, "ref": 1})
+        assert error["type"] == "error" and error["ref"] == 1
+        assert error["code"] == "unavailable"
+        assert await version(room) == before
+        # The socket stayed open: the same pair, sent again, is taken.
+        ack = await reply_to(ws, {**pair, "ref": 2})
+        assert (ack["type"], ack["ref"]) == ("ack", 2)
+        assert ack["v"] == await version(room) > before
         await ws.disconnect()
 
     async def test_the_hint_is_sent_to_the_asker_only(self):
