@@ -121,10 +121,7 @@ class Board:
         lay = self.layout
         touched = (lay.affects_mask[a] | lay.affects_mask[b]) & self.standing
         free = self.free & ~gone
-        for t in iter_bits(touched & ~free):
-            if lay.is_free(t, self.standing):
-                free |= 1 << t
-        self.free = free
+        self.free = free | lay.free_among(touched & ~free, self.standing)
 
     def undo(self) -> tuple[int, int]:
         a, b, free = self.history.pop()

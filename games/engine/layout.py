@@ -164,11 +164,16 @@ class Layout:
 
     def free_mask(self, standing: int) -> int:
         """All free tiles among `standing`."""
+        return self.free_among(standing, standing)
+
+    def free_among(self, candidates: int, standing: int) -> int:
+        """The free tiles among `candidates`, tiles of `standing`."""
         # is_free inlined: every Board built (each move of a room, each
-        # request of a solo game) runs this over all its standing tiles.
+        # request of a solo game) runs this over all its standing tiles,
+        # and the solver over the tiles each pair it takes might free.
         cover, left, right = self.cover_mask, self.left_mask, self.right_mask
         free = 0
-        rest = standing
+        rest = candidates
         while rest:
             low = rest & -rest
             i = low.bit_length() - 1

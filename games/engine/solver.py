@@ -601,18 +601,8 @@ class _Search:
         gone = (1 << a) | (1 << b)
         standing &= ~gone
         free &= ~gone
-        cover, left, right = self.cover, self.left, self.right
-        # Bits by hand rather than iter_bits: this is the innermost loop.
         m = (self.affects[a] | self.affects[b]) & standing & ~free
-        while m:
-            low = m & -m
-            m ^= low
-            t = low.bit_length() - 1
-            if not cover[t] & standing and not (
-                left[t] & standing and right[t] & standing
-            ):
-                free |= low
-        return standing, free
+        return standing, free | self.layout.free_among(m, standing)
 
     def _after(self, move: Move, standing: int, free: int) -> tuple[int, int, int]:
         """(standing, free, groups whose free tiles changed) once `move`, a

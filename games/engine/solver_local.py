@@ -47,11 +47,7 @@ class PairingSearch:
     def __init__(
         self, layout: Layout, standing: int, domains: list[Pairings], seed: object
     ) -> None:
-        self.cover, self.left, self.right = (
-            layout.cover_mask,
-            layout.left_mask,
-            layout.right_mask,
-        )
+        self.layout = layout
         self.affects = layout.affects_mask
         self.standing = standing
         self.free = layout.free_mask(standing)
@@ -139,7 +135,7 @@ class PairingSearch:
     def _close(self, standing, free, queue, order=None, before=None):
         """Take free pairs of the current pairings until none is left; the
         (standing, free) reached. queue: tiles whose partner is free too."""
-        cover, left, right, affects = self.cover, self.left, self.right, self.affects
+        affects, free_among = self.affects, self.layout.free_among
         partner = self.partner
         while queue:
             a = queue.pop()
@@ -153,16 +149,14 @@ class PairingSearch:
             standing &= ~gone
             free &= ~gone
             m = (affects[a] | affects[b]) & standing & ~free
-            while m:
-                low = m & -m
-                m ^= low
+            freed = free_among(m, standing)
+            free |= freed
+            while freed:
+                low = freed & -freed
+                freed ^= low
                 t = low.bit_length() - 1
-                if not cover[t] & standing and not (
-                    left[t] & standing and right[t] & standing
-                ):
-                    free |= low
-                    if free >> partner[t] & 1:
-                        queue.append(t)
+                if free >> partner[t] & 1:
+                    queue.append(t)
         return standing, free
 
     def _left_after(self, g: int, c: int) -> int:
