@@ -194,9 +194,6 @@ class _Search:
 
     def __init__(self, board: Board) -> None:
         lay = self.layout = board.layout
-        self.cover = lay.cover_mask
-        self.left = lay.left_mask
-        self.right = lay.right_mask
         self.affects = lay.affects_mask
         self.standing = board.standing
         self.prec = precedence(board.standing, lay)
@@ -624,22 +621,11 @@ class _Search:
         """(the tiles taking `move` frees, the groups whose free tiles that
         changes), leaving s2 standing, from a position whose free tiles are
         `free`; remembered in move.frees."""
-        cover, left, right, tile_gbit = (
-            self.cover,
-            self.left,
-            self.right,
-            self.tile_gbit,
-        )
-        # Bits walked from the top: the order does not matter here.
-        m = move.touched & s2 & ~free
-        freed = 0
+        tile_gbit = self.tile_gbit
+        freed = self.layout.free_among(move.touched & s2 & ~free, s2)
         changed = tile_gbit[self.pair_tiles[move.pair][0]]
-        while m:
-            t = m.bit_length() - 1
-            m ^= 1 << t
-            if not cover[t] & s2 and not (left[t] & s2 and right[t] & s2):
-                freed |= 1 << t
-                changed |= tile_gbit[t]
+        for t in iter_bits(freed):
+            changed |= tile_gbit[t]
         got = move.frees[s2 & move.near] = freed, changed
         return got
 
