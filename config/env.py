@@ -74,6 +74,7 @@ def database_from_url(url: str) -> dict:
         # query of every request and of every move a daphne process runs.
         # A connection broken since its last use (PostgreSQL restarted)
         # fails that one action instead, and Django closes it when the
-        # action ends (it saw the error), so the next opens a new one.
+        # action ends (it saw the error), so the next opens a new one; a
+        # room's socket answers that action `unavailable` (rooms.consumers).
         "CONN_HEALTH_CHECKS": False,
     }

@@ -7,11 +7,11 @@ its code is better free for a new room. Beat runs this daily
 since a room that moved since the cut-off is left alone.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from rooms.models import Event, Room
@@ -19,7 +19,7 @@ from rooms.models import Event, Room
 IDLE_DAYS = 7
 
 
-def idle_rooms(now, idle: timedelta):
+def idle_rooms(now: datetime, idle: timedelta) -> QuerySet[Room]:
     """Rooms whose last event (or, with none, whose creation) is older
     than `idle` before `now`."""
     cutoff = now - idle
