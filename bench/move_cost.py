@@ -84,13 +84,13 @@ class Clock:
 
     def install(self) -> None:
         actions.current_time = lambda: self.now
-        saved = sql.add_events
+        saved = sql.event_writes
 
-        def add_events(room, *args, **kwargs):
+        def event_writes(room, *args, **kwargs):
             self.wake_at = room.wake_at
             return saved(room, *args, **kwargs)
 
-        sql.add_events = add_events
+        sql.event_writes = event_writes
 
 
 def seat_room() -> tuple[Room, list[Player], tuple]:

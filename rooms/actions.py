@@ -20,7 +20,7 @@ from accounts.models import Player
 from games.engine.deal import generate_deal
 from games.engine.hint import Hint
 from games.layouts import playable_layout
-from rooms import race, sql, together
+from rooms import move_tx, race, sql, together
 from rooms.bots import LEVELS
 from rooms.models import NAME_MAX, Member, Room, Round
 from rooms.publish import publish_on_commit
@@ -96,6 +96,16 @@ def _racers(rnd: Round) -> list[race.Racer]:
     return [r.state() for r in rnd.racers.all()]
 
 
+def _numbered(room: Room, events: list[tuple[str, dict]]) -> list[dict]:
+    """Events as saved and sent, numbered on from the room's version (which
+    this moves on)."""
+    messages = []
+    for kind, data in events:
+        room.version += 1
+        messages.append({"v": room.version, "kind": kind, "data": data})
+    return messages
+
+
 def _emit(
     room: Room,
     events: list[tuple[str, dict]],
@@ -107,10 +117,7 @@ def _emit(
     room's version and wake_at (which change with the events), plus the
     `changed` fields the action set; `writes` (a race's rows, from
     _save_race) go to the database with them."""
-    messages = []
-    for kind, data in events:
-        room.version += 1
-        messages.append({"v": room.version, "kind": kind, "data": data})
+    messages = _numbered(room, events)
     sql.add_events(room, messages, now, writes)
     if changed:
         room.save(update_fields=changed)
@@ -185,15 +192,69 @@ def _round_action(
 ) -> Room:
     """Apply one change to the round in progress, on behalf of `player`'s own
     seat (never a seat named by the client): `change` in a race, `shared` in
-    Together (None: the mode has no such action). The path of every move:
-    plain SQL (rooms.sql) rather than the ORM."""
+    Together (None: the mode has no such action)."""
+    room = _race_move(code, player, change)
+    if room is None:  # a Together game
+        room = _orm_round_action(code, player, change, shared)
+    return room
+
+
+def _race_move(code: str, player: Player, change: RaceChange) -> Room | None:
+    """A change to a race: the path of every pair, in two round trips on
+    PostgreSQL (rooms.move_tx). None, having changed nothing, when the
+    room's round is a Together game."""
+    with move_tx.move() as move:
+        locked = sql.lock_seat(code, player.pk, move)
+        room = _member_room(locked, code)
+        if locked.mode == Round.Mode.TOGETHER:
+            return None
+        if locked.racing is None:
+            raise Conflict("no_race", "no race is in progress")
+        # Read after the lock: changes to a room are applied in time order.
+        now = current_time()
+        rnd, old = locked.racing
+        new = change(old, locked.seat, room, now)
+        messages = _finish_race(move, room, rnd, old, new, now)
+    publish_on_commit(room.code, messages)  # committed by now
+    return room
+
+
+def _finish_race(
+    move: move_tx.Move,
+    room: Room,
+    rnd: Round,
+    old: race.Race,
+    new: race.Race,
+    now: datetime,
+) -> list[dict]:
+    """Finish a move with what changed from `old` to `new`; the events to
+    publish once `move` has ended."""
+    writes = []
+    event = _save_race(room, rnd.pk, old, new, writes)
+    messages = _numbered(room, [event] if event else [])
+    move.finish(sql.event_writes(room, messages, now, writes))
+    return messages
+
+
+def _member_room(locked: sql.Locked | None, code: str) -> Room:
+    if locked is None:
+        raise NotFound(f"no room {code!r}")
+    if locked.seat is None:
+        raise Forbidden("not_member", "you are not in this room")
+    return locked.room
+
+
+def _orm_round_action(
+    code: str,
+    player: Player,
+    change: RaceChange,
+    shared: TogetherChange | None,
+) -> Room:
+    """`_round_action` in Together, whose state is read and written through
+    the ORM (and in a race dealt since `_race_move` looked)."""
     with transaction.atomic():
         locked = sql.lock_seat(code, player.pk)
-        if locked is None:
-            _locked(code)  # NotFound for a missing or closed room
-            raise Forbidden("not_member", "you are not in this room")
-        room, seat = locked.room, locked.seat
-        # Read after the lock: changes to a room are applied in time order.
+        room, seat = _member_room(locked, code), locked.seat
         now = current_time()
         current = _in_play(locked)
         if current is None:
@@ -540,7 +601,7 @@ def _presence(code: str, player: Player, change) -> Room | None:
     if not in_play.exists():
         return None  # no lock taken for the sockets of a race or a lobby
     try:
-        return _round_action(
+        return _orm_round_action(
             code,
             player,
             lambda st, seat, room, now: st,
@@ -575,8 +636,41 @@ def apply_due_timers(room_id: int) -> bool:
     second timer process never waits on the first); False when nothing was
     due or the room was busy."""
     now = current_time()
+    done = _due_race(room_id, now)
+    if done is None:  # a Together game
+        done = _due_orm(room_id, now)
+    return done
+
+
+def _due_race(room_id: int, now: datetime) -> bool | None:
+    """`apply_due_timers` in a race, on the path of a pair (`_race_move`);
+    None, having changed nothing, in a Together game."""
+    with move_tx.move() as move:
+        locked = sql.lock_due(room_id, now, move)
+        if locked is None:
+            return False
+        if locked.mode == Round.Mode.TOGETHER:
+            return None
+        room = locked.room
+        if locked.racing is None:  # nothing in play: nothing to wake up for
+            room.wake_at = None
+            move.finish(sql.event_writes(room, [], now))
+            return False
+        rnd, old = locked.racing
+        messages = _finish_race(move, room, rnd, old, race.run_due(old, now), now)
+    publish_on_commit(room.code, messages)
+    return True
+
+
+def _due_orm(room_id: int, now: datetime) -> bool:
+    """`apply_due_timers` in Together, through the ORM (and in a race dealt
+    since `_due_race` looked). `_due_race` has just held the room and let
+    it go: whoever took it in between (a player's move) is waited for
+    rather than skipped, so that the due turn is not left to the timer's
+    next look; if that was another timer, the room is no longer due when
+    the lock comes."""
     with transaction.atomic():
-        locked = sql.lock_due(room_id, now)
+        locked = sql.lock_due(room_id, now, wait=True)
         if locked is None:
             return False
         room = locked.room

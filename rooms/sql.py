@@ -8,15 +8,17 @@ the path of a move uses plain statements instead:
 
 - `due_rooms` finds the rooms the timer process must see to;
 - `lock_seat` / `lock_due` lock the room row and read it (with the
-  member's seat and the round's mode, which never changes);
-- `load_race` then reads the round's changing columns and its racers. It is
-  a second statement on purpose: in PostgreSQL, a statement that waited for
-  a row lock sees the locked row as the last writer left it but the other
-  rows of its join as they were when it began, so rows read in the locking
-  statement could be stale;
+  member's seat and the round's mode, which never changes); given a Move
+  (rooms.move_tx), they then read the race in play, its round's changing
+  columns and its racers, in the same round trip on PostgreSQL. The read
+  is a second statement on purpose: in PostgreSQL, a statement that waited
+  for a row lock sees the locked row as the last writer left it but the
+  other rows of its join as they were when it began, so rows read in the
+  locking statement could be stale. `load_race` reads a race by itself;
 - `race_writes` gives the statements that write each racer that changed
-  and the round's clock, and `add_events` runs them with those that store
-  the events and the room's new version (one round trip on PostgreSQL).
+  and the round's clock, and `event_writes` those that store the events
+  and the room's new version: a Move finishes with them, `add_events`
+  runs them (one round trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
 witness) are read once per process (`_dealt`), and each racer's state is
@@ -32,12 +34,11 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from django.db import connection
-from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
-from psycopg import ClientCursor, Cursor
 
 from rooms import race
 from rooms.models import Dealt, Room, Round, racer_state, step_states
+from rooms.move_tx import Move, Statement, execute_all, prepared
 
 # The JSON columns come as text: `_racer` compares them with the last read.
 # A racer's faces only once shuffled: until then they are the round's as
@@ -50,8 +51,9 @@ _RACER_COLUMNS = (
 )
 
 
-# Statements with their parameters, run together by `add_events`.
-Writes = Sequence[tuple[str, list]]
+# Statements with their parameters, run together by `add_events` or
+# `Move.finish`.
+Writes = Sequence[Statement]
 
 
 @dataclass
@@ -59,24 +61,11 @@ class Locked:
     """A room whose row this transaction has locked."""
 
     room: Room  # id, code, host, status, version, current round (not saved)
-    seat: int | None  # the member's seat (lock_seat only)
+    seat: int | None  # the member's seat (lock_seat only; None: not a member)
     mode: str | None  # the current round's mode; None with no round
-
-
-def _prepared() -> CursorWrapper:
-    """A cursor for the reads of a move. On PostgreSQL it binds parameters
-    on the server, so psycopg prepares each of these fixed statements on
-    its connection after a few uses and PostgreSQL no longer parses and
-    plans them (about a third of what it spent on reading a race's rows).
-    Django's own cursor binds them on the client, which cannot prepare, but
-    sends several statements in one round trip (`add_events`)."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    cursor = Cursor(connection.connection)
-    if connection.queries_logged:  # DEBUG, or a test counting queries
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    # The racing round of a race and its state, read after the lock by a
+    # move's locks (`lock_seat`, `lock_due` given a Move); else None.
+    racing: tuple[Round, race.Race] | None = None
 
 
 def _for_update(skip_locked: bool = False) -> str:
@@ -96,8 +85,8 @@ def _when(value: datetime | None):
     return connection.ops.adapt_datetimefield_value(value)
 
 
-def _locked(row: tuple, seat: int | None) -> Locked:
-    room_id, code, host_id, status, version, round_id, mode = row
+def _locked(row: tuple) -> Locked:
+    room_id, code, host_id, status, version, round_id, mode, seat = row
     room = Room(
         id=room_id,
         code=code,
@@ -109,43 +98,68 @@ def _locked(row: tuple, seat: int | None) -> Locked:
     return Locked(room, seat, mode)
 
 
-_ROOM_COLUMNS = "r.id, r.code, r.host_id, r.status, r.version, r.current_round_id"
+_ROOM_COLUMNS = (
+    "r.id, r.code, r.host_id, r.status, r.version, r.current_round_id, rd.mode"
+)
 
 
-def lock_seat(code: str, player_id: int) -> Locked | None:
-    """Lock an open room and read the player's seat in it; None when the
-    room is missing or closed or the player has no seat there."""
+def lock_seat(code: str, player_id: int, move: Move | None = None) -> Locked | None:
+    """Lock an open room and read the player's seat in it (None when they
+    have none); None when the room is missing or closed. With `move`, the
+    race in play is read too (`Locked.racing`)."""
     sql = (
-        f"SELECT m.seat, {_ROOM_COLUMNS}, rd.mode FROM rooms_member m"
-        " JOIN rooms_room r ON r.id = m.room_id"
+        f"SELECT {_ROOM_COLUMNS}, m.seat FROM rooms_room r"
+        " LEFT JOIN rooms_member m ON m.room_id = r.id AND m.player_id = %s"
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
-        " WHERE r.code = %s AND m.player_id = %s AND r.status <> %s"
+        " WHERE r.code = %s AND r.status <> %s"
     )
-    with _prepared() as cursor:
-        cursor.execute(sql + _for_update(), [code, player_id, Room.Status.CLOSED])
-        row = cursor.fetchone()
-    return None if row is None else _locked(row[1:], row[0])
+    lock = (sql + _for_update(), [player_id, code, Room.Status.CLOSED])
+    return _lock(lock, "r.code = %s", code, move)
 
 
-def lock_due(room_id: int, now: datetime) -> Locked | None:
+def lock_due(
+    room_id: int, now: datetime, move: Move | None = None, wait: bool = False
+) -> Locked | None:
     """Lock a room whose wake_at has come, unless another transaction holds
-    it (then None, as when nothing is due)."""
+    it (then None, as when nothing is due; with `wait`, wait for it). With
+    `move`, as `lock_seat`."""
     sql = (
-        f"SELECT {_ROOM_COLUMNS}, rd.mode FROM rooms_room r"
+        f"SELECT {_ROOM_COLUMNS}, NULL FROM rooms_room r"
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
         " WHERE r.id = %s AND r.wake_at <= %s"
     )
-    with _prepared() as cursor:
-        cursor.execute(sql + _for_update(skip_locked=True), [room_id, _when(now)])
-        row = cursor.fetchone()
-    return None if row is None else _locked(row, None)
+    lock = (sql + _for_update(skip_locked=not wait), [room_id, _when(now)])
+    return _lock(lock, "r.id = %s", room_id, move)
+
+
+def _lock(lock: Statement, where: str, key, move: Move | None) -> Locked | None:
+    """Run a lock alone, or with `move` followed by the read of the race in
+    play in the locked room (`where` finds the room by `key`: the lock's
+    result cannot be a parameter of a statement sent with it)."""
+    if move is None:
+        with prepared() as cursor:
+            cursor.execute(*lock)
+            row = cursor.fetchone()
+        return None if row is None else _locked(row)
+    read = (
+        f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS} FROM rooms_room r"
+        " JOIN rooms_round rd ON rd.id = r.current_round_id"
+        " LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
+        f" WHERE {where} AND rd.mode = %s ORDER BY rc.seat"
+    )
+    row, rows = move.read(lock, (read, [key, Round.Mode.RACE]))
+    if row is None:
+        return None
+    locked = _locked(row)
+    locked.racing = _race(rows)
+    return locked
 
 
 def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
     """Rooms whose wake_at has come, the most overdue first, among those
     whose id leaves `part` when divided by `parts` (the timer's threads
     share the rooms that way; each looks many times a second)."""
-    with _prepared() as cursor:
+    with prepared() as cursor:
         cursor.execute(
             "SELECT id FROM rooms_room WHERE wake_at <= %s AND id %% %s = %s"
             " ORDER BY wake_at LIMIT %s",
@@ -164,21 +178,32 @@ def _dealt(round_id: int, seed: str) -> Dealt:
     return Round(**row).dealt()
 
 
+_ROUND_COLUMNS = (
+    "rd.id, rd.seed, rd.dealt_at, rd.limit_ms, rd.status, rd.banked_ms,"
+    " rd.running_since, rd.paused"
+)
+
+
 def load_race(round_id: int) -> tuple[Round, race.Race] | None:
     """The racing round of a race and its state; None when the round is
     over."""
     sql = (
-        "SELECT rd.seed, rd.dealt_at, rd.limit_ms, rd.status, rd.banked_ms,"
-        f" rd.running_since, rd.paused, {_RACER_COLUMNS}"
+        f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS}"
         " FROM rooms_round rd LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
         " WHERE rd.id = %s ORDER BY rc.seat"
     )
-    with _prepared() as cursor:
+    with prepared() as cursor:
         cursor.execute(sql, [round_id])
-        rows = cursor.fetchall()
-    if not rows or rows[0][3] != Round.Status.RACING:
+        return _race(cursor.fetchall())
+
+
+def _race(rows: list[tuple]) -> tuple[Round, race.Race] | None:
+    """A race's round and state from its rows (`_ROUND_COLUMNS` and
+    `_RACER_COLUMNS`, a row a racer); None when it is not racing."""
+    if not rows or rows[0][4] != Round.Status.RACING:
         return None
-    seed, dealt_at, limit_ms, status, banked_ms, running_since, paused = rows[0][:7]
+    first = rows[0]
+    round_id, seed, dealt_at, limit_ms, status, banked_ms, running_since = first[:7]
     rnd = Round(
         id=round_id,
         mode=Round.Mode.RACE,
@@ -188,13 +213,13 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
         limit_ms=limit_ms,
         banked_ms=banked_ms,
         running_since=_aware(running_since),
-        paused=bool(paused),
+        paused=bool(first[7]),
     )
     dealt = _dealt(round_id, seed)
     racers = [
-        _racer((round_id, seed, row[7]), row[7:], dealt.faces)
+        _racer((round_id, seed, row[8]), row[8:], dealt.faces)
         for row in rows
-        if row[7] is not None  # a round with no racer yet
+        if row[8] is not None  # a round with no racer yet
     ]
     return rnd, rnd.state(racers, dealt)
 
@@ -370,6 +395,14 @@ def add_events(
     """Store numbered events ({"v", "kind", "data"}) and the room's version
     and wake_at, after `writes` (a race's rows, from `race_writes`): all in
     one round trip on PostgreSQL."""
+    with connection.cursor() as cursor:
+        execute_all(cursor, event_writes(room, events, now, writes))
+
+
+def event_writes(
+    room: Room, events: list[dict], now: datetime, writes: Writes = ()
+) -> list[Statement]:
+    """The statements of `add_events`, for a Move to finish with."""
     json_value = connection.ops.adapt_json_value
     created = _when(now)
     statements = [
@@ -395,19 +428,4 @@ def add_events(
         ]
         insert = "INSERT INTO rooms_event (room_id, version, kind, data, created)"
         statements.append((f"{insert} VALUES {rows}", values))
-    with connection.cursor() as cursor:
-        _execute_all(cursor, statements)
-
-
-def _execute_all(cursor, statements: list[tuple[str, list]]) -> None:
-    """Run statements that return no rows in one round trip to the database
-    where the driver allows it (psycopg binding the parameters itself, as
-    Django's PostgreSQL backend has it by default), else one by one."""
-    if isinstance(getattr(cursor, "cursor", None), ClientCursor):
-        cursor.execute(
-            "; ".join(sql for sql, _ in statements),
-            [value for _, params in statements for value in params],
-        )
-        return
-    for sql, params in statements:
-        cursor.execute(sql, params)
+    return statements

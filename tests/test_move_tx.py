@@ -1,0 +1,186 @@
+"""A move's own transaction (rooms.move_tx): on PostgreSQL it begins and
+commits the transaction itself, outside Django's `atomic`. A move that
+stops before its commit changes nothing, publishes nothing and leaves the
+connection usable; two moves on one room still take turns, the second
+reading what the first wrote."""
+
+import threading
+import time
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from rooms import actions, race, sql
+from rooms.models import Event, Room
+from rooms.race import Refused
+from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list:
+    """What is published, by room code."""
+    published = []
+    monkeypatch.setattr(
+        "rooms.publish._send", lambda code, events: published.append(events)
+    )
+    return published
+
+
+@pytest.fixture
+def racing(monkeypatch):
+    """Ann and Bob racing on a small pile, both boards built."""
+    clock = RoomClock(monkeypatch)
+    ann, bob = person("Ann"), person("Bob")
+    room = actions.create_room(ann, "Ann")
+    actions.join_room(room.code, bob, "Bob")
+    actions.start_game(room.code, ann)
+    actions.deal_round(room.code, ann, "race", "small", 0)
+    clock.advance(2000)
+    return Room.objects.get(pk=room.pk), ann, bob, clock
+
+
+def saved(room: Room) -> tuple:
+    """Everything a move writes: the room's version and wake-up, its
+    events, the round's clock and each racer's row."""
+    room = Room.objects.get(pk=room.pk)
+    rnd = room.current_round
+    racers = rnd.racers.order_by("seat").values_list(
+        "seat", "status", "steps", "penalty_ms", "matches", "bot_at_ms"
+    )
+    return (
+        room.version,
+        room.wake_at,
+        Event.objects.filter(room=room).count(),
+        (rnd.status, rnd.banked_ms, rnd.running_since, rnd.paused),
+        list(racers),
+    )
+
+
+def assert_usable() -> None:
+    """The connection is out of any transaction, as Django believes, and
+    answers."""
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    if connection.vendor == "postgresql":
+        status = connection.connection.info.transaction_status
+        assert status == status.IDLE
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+def test_a_refused_pair_changes_nothing_and_the_next_pair_is_taken(racing, sent):
+    room, ann, _, clock = racing
+    before = saved(room)
+    first = solution(room)[0]
+    with pytest.raises(Refused):
+        actions.take_pair(room.code, ann, first[0], first[0], 0)
+    assert saved(room) == before
+    assert sent == []
+    assert_usable()
+    actions.take_pair(room.code, ann, *first, 0)
+    assert saved(room)[4][0][4] == 1  # Ann's matches
+    assert [e["kind"] for e in sent[0]] == ["race"]
+
+
+def test_an_error_after_the_lock_rolls_back_and_publishes_nothing(
+    racing, sent, monkeypatch
+):
+    room, ann, _, _ = racing
+    before = saved(room)
+
+    def broken(*args):
+        raise RuntimeError("between the read and the writes")
+
+    monkeypatch.setattr(race, "take", broken)
+    with pytest.raises(RuntimeError):
+        actions.take_pair(room.code, ann, *solution(room)[0], 0)
+    assert saved(room) == before
+    assert sent == []
+    assert_usable()
+    # The room's lock went with the transaction: another one takes it.
+    with transaction.atomic():
+        locked = Room.objects.select_for_update(nowait=True).get(pk=room.pk)
+    assert locked.version == before[0]
+
+
+def test_a_write_that_fails_leaves_nothing_half_written(racing, sent, monkeypatch):
+    """The racer's row is written before the statement that fails, in the
+    same round trip as the commit: none of it stays."""
+    room, ann, _, _ = racing
+    before = saved(room)
+    event_writes = sql.event_writes
+
+    def failing(*args, **kwargs):
+        return [*event_writes(*args, **kwargs), ("SELECT 1 / 0", [])]
+
+    monkeypatch.setattr(sql, "event_writes", failing)
+    with pytest.raises(DatabaseError):
+        actions.take_pair(room.code, ann, *solution(room)[0], 0)
+    assert saved(room) == before
+    assert sent == []
+    assert_usable()
+    monkeypatch.setattr(sql, "event_writes", event_writes)
+    actions.take_pair(room.code, ann, *solution(room)[0], 0)
+    assert saved(room)[4][0][4] == 1
+
+
+def test_two_pairs_at_once_on_one_room_take_turns(racing, sent, monkeypatch):
+    """Ann's second pair, sent while her first holds the room, waits for
+    the lock and then reads her board as the first left it (read before
+    the lock was granted, it would not find her first pair there and
+    refuse the second): versions follow on, and the events replay to what
+    a fresh client sees."""
+    room, ann, _, _ = racing
+    before = fresh_state(room.code)
+    take = race.take
+    held = threading.Event()
+
+    def slow_take(*args):
+        if not held.is_set():
+            held.set()
+            time.sleep(0.3)  # hold the room while the second pair arrives
+        return take(*args)
+
+    monkeypatch.setattr(race, "take", slow_take)
+    pairs = solution(room)
+
+    def first_pair():
+        try:
+            actions.take_pair(room.code, ann, *pairs[0], 0)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=first_pair)
+    thread.start()
+    held.wait(5)
+    start = time.monotonic()
+    actions.take_pair(room.code, ann, *pairs[1], 1)
+    waited = time.monotonic() - start
+    thread.join()
+    assert waited > 0.2  # for the first pair's commit
+    events = [e.as_message() for e in Event.objects.filter(room=room)]
+    after = fresh_state(room.code)
+    assert apply_events(before, events) == after
+    assert [r["matches"] for r in after["round"]["racers"]] == [2, 0]
+    published = sorted(e["v"] for batch in sent for e in batch)
+    assert published == [before["version"] + 1, before["version"] + 2]
+
+
+def test_inside_an_outer_transaction_a_refused_pair_leaves_it_usable(racing, sent):
+    """Within an `atomic` block (as the other tests run) the move is a
+    savepoint: refused, it is undone and the block goes on; taken, it is
+    published when the block commits."""
+    room, ann, _, _ = racing
+    before = saved(room)
+    first = solution(room)[0]
+    with transaction.atomic():
+        with pytest.raises(Refused):
+            actions.take_pair(room.code, ann, first[0], first[0], 0)
+        assert saved(room) == before
+        actions.take_pair(room.code, ann, *first, 0)
+        assert sent == []
+    assert [e["kind"] for e in sent[0]] == ["race"]
+    assert saved(room)[4][0][4] == 1
+    assert_usable()
