@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 
 from rooms import actions, race, sql
 from rooms.models import Event, Room
@@ -113,7 +113,7 @@ def test_a_write_that_fails_leaves_nothing_half_written(racing, sent, monkeypatc
     event_writes = sql.event_writes
 
     def failing(*args, **kwargs):
-        return [*event_writes(*args, **kwargs), ("SELECT 1 / 0", [])]
+        return [*event_writes(*args, **kwargs), ("UPDATE no_such_table SET x = 1", [])]
 
     monkeypatch.setattr(sql, "event_writes", failing)
     with pytest.raises(DatabaseError):
@@ -123,6 +123,36 @@ def test_a_write_that_fails_leaves_nothing_half_written(racing, sent, monkeypatc
     assert_usable()
     monkeypatch.setattr(sql, "event_writes", event_writes)
     actions.take_pair(room.code, ann, *solution(room)[0], 0)
+    assert saved(room)[4][0][4] == 1
+
+
+def test_a_connection_lost_before_a_pair_fails_that_pair_only(racing, sent):
+    """As when PostgreSQL restarted since the connection's last use: the
+    pair fails with Django's error (rooms.consumers answers it), the
+    connection is dropped, and the next pair opens a new one."""
+    if connection.vendor != "postgresql":
+        pytest.skip("ends a PostgreSQL backend")
+    room, ann, _, _ = racing
+    before = saved(room)
+    first = solution(room)[0]
+    pid = connection.connection.info.backend_pid
+
+    def terminate():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=terminate)
+    thread.start()
+    thread.join()
+    with pytest.raises(OperationalError):
+        actions.take_pair(room.code, ann, *first, 0)
+    assert connection.connection is None  # closed, as `atomic` would
+    assert sent == []
+    assert saved(room) == before
+    actions.take_pair(room.code, ann, *first, 0)
     assert saved(room)[4][0][4] == 1
 
 
