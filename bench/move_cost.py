@@ -14,7 +14,9 @@ the servers.
 
 The clock is the bench's own (`actions.current_time` replaced) and the
 deal's seed is fixed, so every run makes the same moves. It reports
-process CPU time per call (medians and means) and the CPU time of the
+process CPU time per call (medians and means), wall-clock time per call
+(median and 90th percentile: the CPU and every wait, round trips
+included) and the CPU time of the
 PostgreSQL backends serving it (their /proc/PID/schedstat), and with
 `--round-trips` counts the messages exchanged with PostgreSQL per call (libpq's trace of
 every connection): round trips (ReadyForQuery) and statements.
@@ -117,9 +119,9 @@ async def make_pairs(room, players, pairs, clock, first: int, count: int) -> lis
     for n in range(first, first + count):
         player, move = players[n % 2], n // 2
         clock.now += PAIR_GAP
-        start = time.process_time()
+        start = time.process_time(), time.perf_counter()
         await take(room.code, player, *pairs[move], move)
-        spent.append(time.process_time() - start)
+        spent.append(_since(start))
     return spent
 
 
@@ -130,10 +132,15 @@ def tick(room_id: int, clock: Clock, count: int) -> list:
         if clock.wake_at is None:
             break  # every bot has finished
         clock.now = max(clock.now, clock.wake_at)
-        start = time.process_time()
+        start = time.process_time(), time.perf_counter()
         actions.apply_due_timers(room_id)
-        spent.append(time.process_time() - start)
+        spent.append(_since(start))
     return spent
+
+
+def _since(start: tuple[float, float]) -> tuple[float, float]:
+    """Process CPU time and wall-clock time since `start`."""
+    return time.process_time() - start[0], time.perf_counter() - start[1]
 
 
 async def measure(args, room, players, pairs, clock, trace) -> dict:
@@ -154,13 +161,17 @@ async def measure(args, room, players, pairs, clock, trace) -> dict:
     }
 
 
-def summary(spent: list[float], sent: Counter, traced: bool) -> dict:
+def summary(spent: list[tuple[float, float]], sent: Counter, traced: bool) -> dict:
     if not spent:
         return {"calls": 0}
+    cpu, wall = zip(*spent, strict=True)
     out = {
         "calls": len(spent),
-        "median_ms": round(1000 * statistics.median(spent), 2),
-        "mean_ms": round(1000 * statistics.fmean(spent), 2),
+        "median_ms": round(1000 * statistics.median(cpu), 2),
+        "mean_ms": round(1000 * statistics.fmean(cpu), 2),
+        # Wall-clock time: the CPU plus every wait (round trips, threads).
+        "wall_median_ms": round(1000 * statistics.median(wall), 2),
+        "wall_p90_ms": round(1000 * statistics.quantiles(wall, n=10)[-1], 2),
         # CPU of the PostgreSQL backends serving this process, a call.
         "postgresql_mean_ms": round(sent.pop(CPU_NS, 0) / 1e6 / len(spent), 2),
     }
