@@ -77,4 +77,11 @@ def database_from_url(url: str) -> dict:
         # action ends (it saw the error), so the next opens a new one; a
         # room's socket answers that action `unavailable` (rooms.consumers).
         "CONN_HEALTH_CHECKS": False,
+        # Django turns psycopg's prepared statements off (for poolers in
+        # transaction mode; none here). On, they apply only to cursors that
+        # bind on the server: the fixed statements of a room's move
+        # (rooms.move_tx.prepared), which PostgreSQL then parses and plans
+        # once per connection instead of every move; Django's own cursors
+        # bind on the client and never prepare.
+        "OPTIONS": {"prepare_threshold": 5},
     }
