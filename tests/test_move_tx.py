@@ -214,3 +214,22 @@ def test_inside_an_outer_transaction_a_refused_pair_leaves_it_usable(racing, sen
     assert [e["kind"] for e in sent[0]] == ["race"]
     assert saved(room)[4][0][4] == 1
     assert_usable()
+
+
+def test_the_lock_and_the_read_are_prepared_after_a_few_moves(racing):
+    """PostgreSQL parses and plans them once per connection (psycopg's
+    prepared statements, which Django leaves off unless told)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's prepared statements")
+    room, ann, _, clock = racing
+    for move, pair in enumerate(solution(room)[:6]):
+        clock.advance(1000)
+        actions.take_pair(room.code, ann, *pair, move)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements"
+            " WHERE statement LIKE %s OR statement LIKE %s",
+            ["%FOR UPDATE OF r", "%rd.mode = $2 ORDER BY rc.seat"],
+        )
+        prepared = cursor.fetchall()
+    assert len(prepared) == 2
