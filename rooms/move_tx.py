@@ -46,10 +46,11 @@ _SAVEPOINT = "rooms_move"
 def prepared() -> CursorWrapper:
     """A cursor for the reads of a move. On PostgreSQL it binds parameters
     on the server, so psycopg prepares each of these fixed statements on
-    its connection after a few uses and PostgreSQL no longer parses and
-    plans them (about a third of what it spent on reading a race's rows).
-    Django's own cursor binds them on the client, which cannot prepare, but
-    sends several statements in one round trip (`execute_all`)."""
+    its connection after a few uses (`prepare_threshold`, config/env.py)
+    and PostgreSQL no longer parses and plans them (a third of its CPU a
+    move). Django's own cursor binds them on the client, which cannot
+    prepare, but sends several statements in one round trip
+    (`execute_all`)."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     connection.ensure_connection()
