@@ -25,7 +25,8 @@ outer `atomic` block (tests) the move is a savepoint instead, and
 publishing waits for the outer commit, as `on_commit` does. Whatever
 stops a move before its COMMIT (a refused move, an error) rolls it back
 and leaves the connection usable; a connection that cannot even roll back
-is closed, as `atomic` does.
+is closed, as `atomic` does. A move that ends early with nothing to write
+commits its reads.
 
 Other databases (SQLite), and a connection in manual transaction mode,
 run the same statements one by one inside `atomic`.
@@ -157,9 +158,12 @@ def move() -> Iterator[Move]:
     tx = _Pipelined()
     try:
         yield tx
+        if tx.open:
+            # Left early (a Together round, a room not due): nothing was
+            # written, and COMMIT ends it without psycopg forgetting its
+            # prepared statements, as any rollback through it does.
+            tx.finish(())
     except BaseException:
         if tx.open:
             tx.rollback()
         raise
-    if tx.open:  # left early: nothing to save
-        tx.rollback()

@@ -216,20 +216,32 @@ def test_inside_an_outer_transaction_a_refused_pair_leaves_it_usable(racing, sen
     assert_usable()
 
 
+def prepared_statements() -> int:
+    """The move's lock and race read prepared on this connection."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements"
+            " WHERE statement LIKE %s OR statement LIKE %s",
+            ["%FOR UPDATE OF r", "%rd.mode = $2 ORDER BY rc.seat"],
+        )
+        return cursor.fetchone()[0]
+
+
 def test_the_lock_and_the_read_are_prepared_after_a_few_moves(racing):
     """PostgreSQL parses and plans them once per connection (psycopg's
-    prepared statements, which Django leaves off unless told)."""
+    prepared statements, which Django leaves off unless told); a Together
+    move, which looks on the race path first and leaves it having written
+    nothing, keeps them (a rollback through psycopg would drop them)."""
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's prepared statements")
     room, ann, _, clock = racing
     for move, pair in enumerate(solution(room)[:6]):
         clock.advance(1000)
         actions.take_pair(room.code, ann, *pair, move)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT statement FROM pg_prepared_statements"
-            " WHERE statement LIKE %s OR statement LIKE %s",
-            ["%FOR UPDATE OF r", "%rd.mode = $2 ORDER BY rc.seat"],
-        )
-        prepared = cursor.fetchall()
-    assert len(prepared) == 2
+    assert prepared_statements() == 2
+    together = actions.create_room(ann, "Ann")
+    actions.start_game(together.code, ann)
+    actions.deal_round(together.code, ann, "together", "small", 0)
+    actions.pause(together.code, ann)
+    assert Room.objects.get(pk=together.pk).current_round.paused
+    assert prepared_statements() == 2
