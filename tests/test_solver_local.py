@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from games.engine import solver_local
 from games.engine.board import Board, iter_bits
 from games.engine.catalogue import get_layout
 from games.engine.formats import position_from_json
@@ -95,3 +96,38 @@ def test_the_solver_clears_an_undecided_seed_of_before_with_a_replay():
     result = solve(board, max_nodes=30_000)
     assert result.solvable is True
     assert replay(board, result.solution).cleared
+
+
+def test_the_closure_keeps_the_free_tiles_exact():
+    """What a pair's removal frees is remembered by what stands near it; the
+    free mask it keeps must still be exactly the free tiles, at every move of
+    the closure and after every step, and its moves must replay to what it
+    leaves."""
+    board = random_position(get_layout("turtle"), 88)
+    layout = board.layout
+    search = PairingSearch(layout, board.standing, every_pairing(board), 3)
+    for _ in range(150):
+        if search.run(1) is not None:
+            break
+        assert search.now_free == layout.free_mask(search.now)
+        for standing, free in search.before:
+            assert free == layout.free_mask(standing)
+        assert replay(board, search.order).standing == search.now
+
+
+def test_a_step_improves_when_some_change_does(monkeypatch):
+    """With no random steps, a step from a fresh start (where most changes
+    leave fewer tiles) takes a change that leaves fewer tiles than before."""
+    monkeypatch.setattr(solver_local, "RANDOM_PERCENT", 0)
+    board = random_position(get_layout("turtle"), 141)
+    checked = 0
+    for seed in range(10):
+        search = PairingSearch(board.layout, board.standing, every_pairing(board), seed)
+        here = search.now.bit_count()
+        changes = search._changes()
+        if not changes or min(search._left_after(g, c) for g, c in changes) >= here:
+            continue
+        assert search.run(1) is None
+        assert search.now.bit_count() < here
+        checked += 1
+    assert checked >= 5

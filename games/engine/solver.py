@@ -55,8 +55,10 @@ DEFAULT_MAX_NODES = 200_000
 FIRST_BUDGET = 50
 GROWTH = 1.1
 # Nodes after which the pairings are tried one by one (see _Search.probe),
-# and how many passes over them at most.
-PROBE_AFTER = 5000
+# and how many passes over them at most. The probe costs 0.1-0.4 s and
+# starts the local search over, so it waits until the local search has had
+# its chance: at 5,000 nodes, clearable deals found just after it paid for it.
+PROBE_AFTER = 10000
 PROBE_ROUNDS = 3
 # Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
 # for each of those with another free tile of its group, plus the tiles under
@@ -78,16 +80,20 @@ NOISE_STEP = 1
 NOISE_MAX = 60
 # After LOCAL_AFTER nodes, a local search over pairings (solver_local) takes
 # turns with the attempts; it finds clearings of hard deals the attempts
-# miss. Each turn is LOCAL_SHARE of the attempt before it, LATE_SHARE once it
-# has run LATE_STEPS steps: most of what it finds, it finds by then, and the
-# proofs of unclearable deals need the nodes. Its steps are counted as
-# STEP_NODES nodes each, about what one costs in time (20-31 times a node
-# on seeds 90, 156 and 410, measured once the nodes got cheaper).
+# miss, and on most slow clearable deals it is the faster of the two, so
+# each turn is LOCAL_SHARE times the attempt before it (half an attempt left
+# 85 of seeds 1..1000 over 4,000 nodes, four times 59: see PERFORMANCE.md);
+# LATE_SHARE once it has run LATE_STEPS steps: most of what it finds, it
+# finds by then, and the proofs of unclearable deals need the nodes. Its
+# steps are counted as STEP_NODES nodes each, about what one costs in time
+# (measured 15-25 times a node on seeds 90, 156 and 410 with the best of
+# all changes taken each step; a step taking the first improvement costs
+# 0.7 of that on the slow seeds).
 LOCAL_AFTER = 1000
-LOCAL_SHARE = 0.5
+LOCAL_SHARE = 4
 LATE_SHARE = 0.125
 LATE_STEPS = 1500
-STEP_NODES = 24
+STEP_NODES = 13
 
 Pair = tuple[int, int]
 
@@ -427,8 +433,10 @@ class _Search:
         share = LOCAL_SHARE if local.step < LATE_STEPS else LATE_SHARE
         steps = int(min(budget * share, self.max_nodes - self.nodes))
         steps //= STEP_NODES
-        self.nodes += steps * STEP_NODES
-        return local.run(steps)
+        before = local.step
+        found = local.run(steps)
+        self.nodes += (local.step - before) * STEP_NODES
+        return found
 
     def domains(self, standing: int, banned: int) -> list[list[tuple[Pair, ...]]]:
         """For each group, the pairings of its standing tiles not banned."""

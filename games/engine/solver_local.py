@@ -9,8 +9,9 @@ clears the position (a solution) or it gets stuck with some tiles left.
 The search keeps one such assignment and improves it a group at a time. Where
 the closure gets stuck, each free tile waits for a partner that is not free;
 only a new pairing of such a group can take that tile next, so those groups
-are the ones tried. The change leaving fewest tiles is made, with a short
-tabu on changing a group back and a little seeded noise to get off plateaus.
+are the ones tried. The first change seen that leaves fewer tiles is made,
+else the one leaving fewest, with a short tabu on changing a group back and a
+little seeded noise to get off plateaus.
 
 It never proves anything: a position it fails on may still be clearable.
 Deterministic: the same position, pairings and seed give the same steps.
@@ -19,6 +20,7 @@ Deterministic: the same position, pairings and seed give the same steps.
 from games.engine.board import iter_bits
 from games.engine.layout import Layout
 from games.engine.rng import Rng
+from games.engine.solver_prune import near_mask
 
 Pair = tuple[int, int]
 # One group's possible pairings: each a tuple of its pairs (one pair for a
@@ -60,6 +62,11 @@ class PairingSearch:
         # A tile of no group given keeps a partner that is never free (the
         # bit past the layout's last), so it is never taken.
         self.partner = [len(layout)] * len(layout)
+        # frees[both tiles of a pair]: (near, {what of near stands: the free
+        # tiles among those taking the pair may free}).
+        self.frees: dict[int, tuple[int, dict[int, int]]] = {}
+        cover, left, right = layout.cover_mask, layout.left_mask, layout.right_mask
+        self.near = [near_mask(m, cover, left, right) for m in self.affects]
         self.step = 0
         self.run_length = float(RUN_FIRST)
         self._start_afresh()
@@ -136,7 +143,7 @@ class PairingSearch:
         """Take free pairs of the current pairings until none is left; the
         (standing, free) reached. queue: tiles whose partner is free too."""
         affects, free_among = self.affects, self.layout.free_among
-        partner = self.partner
+        partner, frees = self.partner, self.frees
         while queue:
             a = queue.pop()
             if not standing >> a & 1:
@@ -146,10 +153,19 @@ class PairingSearch:
                 before.append((standing, free))
                 order.append((a, b))
             gone = 1 << a | 1 << b
-            standing &= ~gone
-            free &= ~gone
-            m = (affects[a] | affects[b]) & standing & ~free
-            freed = free_among(m, standing)
+            # Both stand and are free: ^ clears them.
+            standing ^= gone
+            free ^= gone
+            memo = frees.get(gone)
+            if memo is None:
+                memo = frees[gone] = self.near[a] | self.near[b], {}
+            near, seen = memo
+            key = standing & near
+            got = seen.get(key)
+            if got is None:
+                touched = (affects[a] | affects[b]) & standing
+                got = seen[key] = free_among(touched, standing)
+            freed = got & ~free
             free |= freed
             while freed:
                 low = freed & -freed
@@ -201,10 +217,22 @@ class PairingSearch:
         if rng.below(100) < RANDOM_PERCENT:
             return changes[rng.below(len(changes))]
         best_key, best = None, changes[0]
-        for g, c in changes:
+        here = self.now.bit_count()
+        # From a random place in the list, so that no group is always tried
+        # first.
+        i = rng.below(len(changes))
+        for g, c in changes[i:] + changes[:i]:
             left = self._left_after(g, c)
             key = left + rng.below(JITTER)
-            if self.step - self.tabu[g] <= TABU and left >= self.best:
+            # A group changed lately may only improve to a new best.
+            tabu = self.step - self.tabu[g] <= TABU and left >= self.best
+            if left < here and not tabu:
+                # The first improvement seen is taken: most steps of a run
+                # improve (the closure left, from a random start), and
+                # trying every change for the best one costs each of them
+                # (steps) the whole list.
+                return g, c
+            if tabu:
                 key += len(self.group_of)
             if best_key is None or key < best_key:
                 best_key, best = key, (g, c)

@@ -80,7 +80,7 @@ class Precedence:
         # taking t may free are free (those tiles, what covers and flanks
         # them); the solver remembers what a move frees by them.
         self.near = [
-            _near(layout.affects_mask[t], cover, left, right) for t in range(n)
+            near_mask(layout.affects_mask[t], cover, left, right) for t in range(n)
         ]
         self.lchain = _spread(closure({t: left[t] & standing for t in tiles}), n)
         self.rchain = _spread(closure({t: right[t] & standing for t in tiles}), n)
@@ -198,7 +198,9 @@ class Precedence:
                 return reach, rep
 
 
-def _near(affected: int, cover, left, right) -> int:
+def near_mask(affected: int, cover, left, right) -> int:
+    """The tiles whose standing decides which of `affected` are free: those
+    tiles and what covers and flanks them."""
     near = affected
     for u in iter_bits(affected):
         near |= cover[u] | left[u] | right[u]
