@@ -61,8 +61,8 @@ GROWTH = 1.1
 PROBE_AFTER = 10000
 PROBE_ROUNDS = 3
 # At LOCAL_AFTER nodes, a short probe: every trial spread, the full analysis
-# for the EARLY_DEEP trials that spread furthest.
-EARLY_DEEP = 12
+# for the EARLY_DEEP trials that spread furthest (about 10 ms; see probe).
+EARLY_DEEP = 6
 # Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
 # for each of those with another free tile of its group, plus the tiles under
 # the pair, minus WAITING_WEIGHT per tile that must go before the other two
@@ -422,17 +422,19 @@ class _Search:
                 # other random choices, should the probe have banned none).
                 local = None
             if self.nodes >= LOCAL_AFTER:
+                if local is None:
+                    domains = self.domains(standing, banned)
+                    local = PairingSearch(self.layout, standing, domains, probed)
                 if not narrowed:
-                    # A short probe, once, before the local search starts
-                    # on what it leaves.
+                    # A short probe, once. The local search keeps the
+                    # pairings from before it: started on what the probe
+                    # leaves, it was faster on most slow clearable deals but
+                    # lost others, one (seed 201) to the node limit.
                     narrowed = True
                     state = self.probe(standing, banned, settled, EARLY_DEEP)
                     if state is None:
                         return False
                     banned, settled = state
-                if local is None:
-                    domains = self.domains(standing, banned)
-                    local = PairingSearch(self.layout, standing, domains, probed)
                 rest = self.local_turn(local, budget)
                 if rest is not None:
                     return prefix + rest
