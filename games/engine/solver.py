@@ -559,35 +559,35 @@ class _Search:
         for _ in range(PROBE_ROUNDS):
             found = False
             spread: list[tuple[int, int, int]] = []
-            for g, m in enumerate(self.members):
-                if (m & standing).bit_count() != 4:
-                    continue
-                for q, both in self.pairings[g]:
+            # Two passes: spreading every open pairing's trial, then the full
+            # analysis of the `deep` that spread furthest.
+            for full in (False, True):
+                if full:
+                    spread.sort(key=_first)
+                    tries = [(q, both) for _, q, both in spread[:deep]]
+                else:
+                    tries = [
+                        (q, both)
+                        for g, m in enumerate(self.members)
+                        if (m & standing).bit_count() == 4
+                        for q, both in self.pairings[g]
+                    ]
+                for q, both in tries:
                     if banned >> q & 1:
                         continue
                     news = both & ~settled
                     trial = self._propagate(banned, settled | both, news, standing)
-                    if trial is not None:
+                    if trial is not None and not full:
                         spread.append((-(trial[0] & ~banned).bit_count(), q, both))
                         continue
+                    if trial is not None and self.deduce(standing, *trial) is not None:
+                        continue
+                    # Settling it is dead: ban it and spread that.
                     state = self._propagate(banned | both, settled, both, standing)
                     if state is None:
                         return None
                     banned, settled = state
                     found = True
-            spread.sort(key=_first)
-            for _, q, both in spread[:deep]:
-                if banned >> q & 1:
-                    continue
-                news = both & ~settled
-                trial = self._propagate(banned, settled | both, news, standing)
-                if trial is not None and self.deduce(standing, *trial) is not None:
-                    continue
-                state = self._propagate(banned | both, settled, both, standing)
-                if state is None:
-                    return None
-                banned, settled = state
-                found = True
             if not found:
                 break
         return banned, settled
