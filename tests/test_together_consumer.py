@@ -84,6 +84,14 @@ async def until_back(room, seat: int) -> None:
     raise AssertionError("the reconnect never counted as back")
 
 
+async def settled(ws) -> None:
+    """Wait until the socket's connect has finished: its last step marks
+    the player back on the game screen, after the catch-up `joined` reads.
+    Moving the clock before that lets the connect's own look at the state
+    run the due turn, or hold the room's lock when the timer comes."""
+    assert (await reply_to(ws, {"type": "ping", "ref": "p"}))["type"] == "pong"
+
+
 async def run_out_the_turn(room) -> bool:
     """Move the game's clock past the turn's deadline, then run the timer."""
     return await let_time_pass(room, TURN_MS)
@@ -142,6 +150,7 @@ class TestTurns:
     async def test_a_turn_that_runs_out_reaches_everyone_through_the_timer(self):
         room, ann, bob = await together_room()
         ws = await joined(room, bob)
+        await settled(ws)
         assert await run_out_the_turn(room)
         data = await next_together(ws)
         assert data["turn_seat"] == 1 and data["moves"] == []
