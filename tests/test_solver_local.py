@@ -102,16 +102,25 @@ def test_the_closure_keeps_the_free_tiles_exact():
     """What a pair's removal frees is remembered by what stands near it; the
     free mask it keeps must still be exactly the free tiles, at every move of
     the closure and after every step, and its moves must replay to what it
-    leaves."""
+    leaves. The pairs it notes as ready at each move (where a trial change
+    resumes) must be every pair of free tiles then, and only those."""
     board = random_position(get_layout("turtle"), 88)
     layout = board.layout
     search = PairingSearch(layout, board.standing, every_pairing(board), 3)
+    partner = search.partner
     for _ in range(150):
         if search.run(1) is not None:
             break
         assert search.now_free == layout.free_mask(search.now)
-        for standing, free in search.before:
+        for standing, free, ready in search.before:
             assert free == layout.free_mask(standing)
+            open_pairs = {
+                frozenset((t, partner[t]))
+                for t in iter_bits(free & standing)
+                if free >> partner[t] & 1
+            }
+            noted = {frozenset((t, partner[t])) for t in iter_bits(ready & standing)}
+            assert noted == open_pairs
         assert replay(board, search.order).standing == search.now
 
 

@@ -55,9 +55,12 @@ class PairingSearch:
         self.free = layout.free_mask(standing)
         self.domains = [d for d in domains if d]
         self.group_of = [0] * len(layout)
+        # tiles[g]: group g's tiles, as a mask.
+        self.tiles = [0] * len(self.domains)
         for g, pairings in enumerate(self.domains):
             for a, b in pairings[0]:
                 self.group_of[a] = self.group_of[b] = g
+                self.tiles[g] |= 1 << a | 1 << b
         self.rng = Rng("pairing-search", seed)
         # A tile of no group given keeps a partner that is never free (the
         # bit past the layout's last), so it is never taken.
@@ -116,7 +119,7 @@ class PairingSearch:
         keeping the order of its moves and the position before each."""
         queue = self._ready(self.standing, self.free)
         self.order: list[Pair] = []
-        self.before: list[tuple[int, int]] = []
+        self.before: list[tuple[int, int, int]] = []
         self.now, self.now_free = self._close(
             self.standing, self.free, queue, self.order, self.before
         )
@@ -128,29 +131,31 @@ class PairingSearch:
     def _ready(self, standing: int, free: int) -> list[int]:
         """Free standing tiles whose partner is free too, one of each pair."""
         partner = self.partner
-        ready = []
-        m = free & standing
-        # Bits by hand rather than iter_bits: this runs for most trial changes.
-        while m:
-            low = m & -m
-            m ^= low
-            t = low.bit_length() - 1
-            if t < partner[t] and free >> partner[t] & 1:
-                ready.append(t)
-        return ready
+        return [
+            t
+            for t in iter_bits(free & standing)
+            if t < partner[t] and free >> partner[t] & 1
+        ]
 
     def _close(self, standing, free, queue, order=None, before=None):
         """Take free pairs of the current pairings until none is left; the
-        (standing, free) reached. queue: tiles whose partner is free too."""
+        (standing, free) reached. queue: tiles whose partner is free too, at
+        least one of each such pair (taken tiles in it are skipped)."""
         affects, free_among = self.affects, self.layout.free_among
         partner, frees = self.partner, self.frees
         while queue:
+            if order is not None:
+                # The pairs ready here, so that a trial change resuming
+                # from this position need not look through every free tile.
+                ready = 0
+                for t in queue:
+                    ready |= 1 << t
             a = queue.pop()
             if not standing >> a & 1:
                 continue
             b = partner[a]
             if order is not None:
-                before.append((standing, free))
+                before.append((standing, free, ready))
                 order.append((a, b))
             gone = 1 << a | 1 << b
             # Both stand and are free: ^ clears them.
@@ -180,18 +185,22 @@ class PairingSearch:
 
         The moves before g's first one stay possible whatever g's pairing,
         so the closure resumes from the position before that move (or from
-        where it got stuck, if g never moved).
+        where it got stuck, if g never moved), with the pairs ready there but
+        g's own worked out afresh.
         """
         pairs = self.domains[g][c]
         old = self.domains[g][self.choice[g]]
         self._pair_up(pairs)
         i = self.first.get(g)
         if i is None:
-            standing, free = self.now, self.now_free
-            queue = [a for a, b in pairs if free >> a & 1 and free >> b & 1]
+            standing, free, ready = self.now, self.now_free, 0
         else:
-            standing, free = self.before[i]
-            queue = self._ready(standing, free)
+            standing, free, ready = self.before[i]
+            ready &= ~self.tiles[g]
+        for a, b in pairs:
+            if free >> a & 1 and free >> b & 1:
+                ready |= 1 << a
+        queue = list(iter_bits(ready))
         left = self._close(standing, free, queue)[0].bit_count()
         self._pair_up(old)
         return left
