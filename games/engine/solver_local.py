@@ -65,9 +65,9 @@ class PairingSearch:
         # A tile of no group given keeps a partner that is never free (the
         # bit past the layout's last), so it is never taken.
         self.partner = [len(layout)] * len(layout)
-        # frees[both tiles of a pair]: (near, {what of near stands: the free
-        # tiles among those taking the pair may free}).
-        self.frees: dict[int, tuple[int, dict[int, int]]] = {}
+        # frees[both tiles of a pair]: (near, {what of near stands: the
+        # tiles taking the pair frees, as a mask and as a tuple}).
+        self.frees: dict[int, tuple[int, dict[int, tuple[int, tuple[int, ...]]]]] = {}
         cover, left, right = layout.cover_mask, layout.left_mask, layout.right_mask
         self.near = [near_mask(m, cover, left, right) for m in self.affects]
         self.step = 0
@@ -168,14 +168,15 @@ class PairingSearch:
             key = standing & near
             got = seen.get(key)
             if got is None:
+                # The free mask is always exact, so which tiles were free
+                # before depends on what stands near too: the tiles newly
+                # freed can be kept, as a mask and one by one.
                 touched = (affects[a] | affects[b]) & standing
-                got = seen[key] = free_among(touched, standing)
-            freed = got & ~free
+                freed = free_among(touched, standing) & ~free
+                got = seen[key] = freed, tuple(iter_bits(freed))
+            freed, tiles = got
             free |= freed
-            while freed:
-                low = freed & -freed
-                freed ^= low
-                t = low.bit_length() - 1
+            for t in tiles:
                 if free >> partner[t] & 1:
                     queue.append(t)
         return standing, free
