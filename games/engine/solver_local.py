@@ -100,9 +100,7 @@ class PairingSearch:
                 self._start_afresh()
                 continue
             g, c = self._pick(changes)
-            self.choice[g] = c
-            self._pair_up(self.domains[g][c])
-            self._close_all()
+            self._change(g, c)
             self.tabu[g] = self.step
             self.best = min(self.best, self.now.bit_count())
         return self.order if not self.now else None
@@ -186,25 +184,57 @@ class PairingSearch:
 
         The moves before g's first one stay possible whatever g's pairing,
         so the closure resumes from the position before that move (or from
-        where it got stuck, if g never moved), with the pairs ready there but
-        g's own worked out afresh.
+        where it got stuck, if g never moved).
         """
         pairs = self.domains[g][c]
         old = self.domains[g][self.choice[g]]
         self._pair_up(pairs)
+        _, standing, free, queue = self._resume(g, pairs)
+        left = self._close(standing, free, queue)[0].bit_count()
+        self._pair_up(old)
+        return left
+
+    def _change(self, g: int, c: int) -> None:
+        """Change group g's pairing to c, working the closure out again from
+        g's first move on (any order of the same moves would do: the tiles
+        it leaves are the same)."""
+        pairs = self.domains[g][c]
+        self.choice[g] = c
+        self._pair_up(pairs)
+        i, standing, free, queue = self._resume(g, pairs)
+        del self.order[i:], self.before[i:]
+        # The positions kept noted g's tiles as ready by their old partners.
+        tiles, before = self.tiles[g], self.before
+        for j, (s, f, ready) in enumerate(before):
+            ready &= ~tiles
+            for a, b in pairs:
+                if f >> a & 1 and f >> b & 1:
+                    ready |= 1 << a
+            before[j] = s, f, ready
+        first = self.first
+        for h in [h for h, j in first.items() if j >= i]:
+            del first[h]
+        self.now, self.now_free = self._close(
+            standing, free, queue, self.order, self.before
+        )
+        for j in range(i, len(self.order)):
+            first.setdefault(self.group_of[self.order[j][0]], j)
+
+    def _resume(self, g: int, pairs: tuple[Pair, ...]) -> tuple[int, int, int, list]:
+        """Where the closure picks up with g's pairing now `pairs`: the
+        index in `order` of g's first move (the end, if g never moved), the
+        position there, and the tiles of the pairs ready there, g's own
+        worked out afresh."""
         i = self.first.get(g)
         if i is None:
-            standing, free, ready = self.now, self.now_free, 0
+            i, standing, free, ready = len(self.order), self.now, self.now_free, 0
         else:
             standing, free, ready = self.before[i]
             ready &= ~self.tiles[g]
         for a, b in pairs:
             if free >> a & 1 and free >> b & 1:
                 ready |= 1 << a
-        queue = list(iter_bits(ready))
-        left = self._close(standing, free, queue)[0].bit_count()
-        self._pair_up(old)
-        return left
+        return i, standing, free, list(iter_bits(ready))
 
     # -- steps ---------------------------------------------------------------
     def _changes(self) -> list[tuple[int, int]]:
