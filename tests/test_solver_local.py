@@ -103,7 +103,9 @@ def test_the_closure_keeps_the_free_tiles_exact():
     free mask it keeps must still be exactly the free tiles, at every move of
     the closure and after every step, and its moves must replay to what it
     leaves. The pairs it notes as ready at each move (where a trial change
-    resumes) must be every pair of free tiles then, and only those."""
+    resumes) must be every pair of free tiles then, and only those; and a
+    step, which works the closure out again from the changed group's first
+    move only, must leave what a closure from the start leaves."""
     board = random_position(get_layout("turtle"), 88)
     layout = board.layout
     search = PairingSearch(layout, board.standing, every_pairing(board), 3)
@@ -122,6 +124,8 @@ def test_the_closure_keeps_the_free_tiles_exact():
             noted = {frozenset((t, partner[t])) for t in iter_bits(ready & standing)}
             assert noted == open_pairs
         assert replay(board, search.order).standing == search.now
+        ready = search._ready(board.standing, search.free)
+        assert search._close(board.standing, search.free, ready)[0] == search.now
 
 
 def test_a_step_improves_when_some_change_does(monkeypatch):
