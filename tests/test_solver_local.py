@@ -144,3 +144,43 @@ def test_a_step_improves_when_some_change_does(monkeypatch):
         assert search.now.bit_count() < here
         checked += 1
     assert checked >= 5
+
+
+def test_it_starts_from_tiles_paired_by_depth():
+    """Two tiles each on top of another, all four alike: pairing the two on
+    top together (and the two under) clears at once, and that is the
+    pairing the search starts from, whatever its seed (the other two leave
+    every tile)."""
+    board = board_of(
+        (0, 0, 0, "dots-1"),
+        (4, 0, 0, "dots-1"),
+        (0, 0, 1, "dots-1"),
+        (4, 0, 1, "dots-1"),
+    )
+    for seed in range(10):
+        search = PairingSearch(board.layout, board.standing, every_pairing(board), seed)
+        found = search.run(0)
+        assert found is not None
+        assert replay(board, found).cleared
+
+
+def test_every_other_run_starts_from_the_best_assignment_with_a_few_changes():
+    """The second run after the first starts from the best assignment seen,
+    with at most KICK groups changed, each a group of a tile it left
+    standing (the first after it from random pairings)."""
+    board = random_position(get_layout("turtle"), 88)
+    changed = 0
+    for seed in range(5):
+        search = PairingSearch(board.layout, board.standing, every_pairing(board), seed)
+        if search.run(30) is not None:
+            continue
+        search._restart()
+        best, left = list(search.elite), search.elite_left
+        assert left.bit_count() <= search.now.bit_count()
+        search._restart()
+        moved = [g for g, c in enumerate(search.choice) if c != best[g]]
+        assert len(moved) <= solver_local.KICK
+        stuck = {search.group_of[t] for t in iter_bits(left)}
+        assert set(moved) <= stuck
+        changed += bool(moved)
+    assert changed >= 3
