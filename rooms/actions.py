@@ -141,13 +141,15 @@ def _save_together(
     room: Room, rnd: Round, old: together.Together, new: together.Together
 ) -> tuple[str, dict] | None:
     """Write a new Together state; the "together" event, or None when nothing
-    changed."""
+    players see changed."""
     room.wake_at = together.wake_at(new)
     if new == old:
         return None
     rnd.set_together(new)
     fields = ["status", "banked_ms", "running_since", "paused", "together"]
     rnd.save(update_fields=fields)
+    if together.unlinked(new) == together.unlinked(old):
+        return None  # a new connection of someone's: saved, but no news
     return ("together", together_json(new))
 
 
@@ -585,11 +587,22 @@ def set_away(code: str, player: Player, away: bool) -> Room | None:
     )
 
 
-def drop_connection(code: str, player: Player) -> Room | None:
-    """In Together, a player whose socket dropped counts as away unless they
-    reconnect within together.DROP_GRACE_MS (the timer applies it). As
-    set_away otherwise."""
-    return _presence(code, player, together.drop)
+def open_connection(code: str, player: Player, link: str) -> Room | None:
+    """In Together, a player's socket `link` opened: back on the game
+    screen, and the socket whose drop counts. As set_away otherwise."""
+    return _presence(
+        code, player, lambda st, seat, now: together.connected(st, seat, link, now)
+    )
+
+
+def drop_connection(code: str, player: Player, link: str) -> Room | None:
+    """In Together, a player whose latest socket, `link`, dropped counts as
+    away unless they reconnect within together.DROP_GRACE_MS (the timer
+    applies it); an older socket's drop changes nothing. As set_away
+    otherwise."""
+    return _presence(
+        code, player, lambda st, seat, now: together.drop(st, seat, now, link)
+    )
 
 
 def _presence(code: str, player: Player, change) -> Room | None:

@@ -166,8 +166,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
             self.watcher = asyncio.create_task(self._watch())
-        # On the game screen again: in Together, their turns come back.
-        await in_thread(actions.set_away)(self.code, self.player, False)
+        # On the game screen again: in Together, their turns come back, and
+        # this socket is the one whose drop counts.
+        await in_thread(actions.open_connection)(
+            self.code, self.player, self.channel_name
+        )
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "player"):
@@ -179,7 +182,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         # Gone from the game screen: in Together, skipped unless back soon
         # (a reload reconnects within the grace, and keeps the turn).
-        await in_thread(actions.drop_connection)(self.code, self.player)
+        await in_thread(actions.drop_connection)(
+            self.code, self.player, self.channel_name
+        )
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections before every message it

@@ -93,6 +93,9 @@ class Seat:
     # Their connection dropped: away from this shared-clock time unless they
     # are back before it (DROP_GRACE_MS), so a reload keeps their turn.
     gone_at_ms: int | None = None
+    # Their latest connection, as the server names it ("" before any in this
+    # game): only its drop counts (see drop).
+    link: str = ""
 
     @property
     def present(self) -> bool:
@@ -491,16 +494,43 @@ def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:
     return _set_away(state, index, away, state.game_ms(now))
 
 
-def drop(state: Together, seat: int, now: datetime) -> Together:
+def connected(state: Together, seat: int, link: str, now: datetime) -> Together:
+    """A connection of the player's opened: back on the game screen, and
+    `link` is now their latest connection."""
+    state = set_away(state, seat, False, now)
+    index = state.find(seat)
+    if state.status != PLAYING or index is None:
+        return state
+    current = state.seats[index]
+    if current.link == link:
+        return state
+    return state.with_seat(index, replace(current, link=link))
+
+
+def unlinked(state: Together) -> Together:
+    """The state without its connections' names: what players can see
+    change (a new connection alone is news to nobody)."""
+    return replace(state, seats=tuple(replace(s, link="") for s in state.seats))
+
+
+def drop(state: Together, seat: int, now: datetime, link: str = "") -> Together:
     """A player's connection dropped. They count as away once DROP_GRACE_MS
     have gone by on the shared clock, unless back before (`set_away` with
     False): a reload or a moment without signal costs nothing, not even the
-    turn they are on."""
+    turn they are on.
+
+    The drop of a connection older than their latest changes nothing: a
+    phone that lost its signal opens a new connection at once, and the
+    server may see the old one end only later, once its own time-out runs
+    (tens of seconds); that must not take a player still there off the
+    game."""
     state = run_due(state, now)
     index = state.find(seat)
     if state.status != PLAYING or index is None:
         return state
     current = state.seats[index]
+    if current.link and link != current.link:
+        return state
     if not current.present or current.gone_at_ms is not None:
         return state
     at = state.game_ms(now) + DROP_GRACE_MS

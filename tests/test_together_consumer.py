@@ -195,6 +195,21 @@ class TestComingAndGoing:
         assert await turn_seat(room) == 1
         await ws_bob.disconnect()
 
+    async def test_an_old_socket_ending_after_a_new_one_opened_keeps_the_turn(self):
+        """A phone that lost its signal connects again at once, and the
+        server sees its old socket end only later: Ann is still there."""
+        room, ann, bob = await together_room()
+        old = await joined(room, ann)
+        await settled(old)
+        new = await joined(room, ann)
+        await settled(new)
+        await old.disconnect()
+        await let_time_pass(room, DROP_GRACE_MS + 1)
+        assert await turn_seat(room) == 0
+        await new.disconnect()  # her latest socket: this one counts
+        assert await let_time_pass(room, DROP_GRACE_MS + 1)
+        assert await turn_seat(room) == 1
+
     async def test_a_reload_on_your_turn_keeps_it(self):
         room, ann, bob = await together_room()
         ws_bob = await joined(room, bob)

@@ -308,6 +308,25 @@ class TestDroppedConnection:
         assert state.turn_seat == 1
         assert state.turn_start_ms == T.TURN_MS  # the deadline, then the grace
 
+    def test_an_older_connection_ending_after_a_newer_opened_changes_nothing(self):
+        """A phone that lost its signal reconnects at once; the server sees
+        the old connection end only later. Ann is still there: her turn
+        stays hers past the grace. Her latest connection's drop counts."""
+        state = T.connected(game(SCORING, "Ann", "Bob"), 0, "old", at(500))
+        state = T.connected(state, 0, "new", at(1000))
+        late = T.drop(state, 0, at(2000), "old")
+        assert late.seats[0].gone_at_ms is None
+        state = T.run_due(late, at(2000 + T.DROP_GRACE_MS + 1))
+        assert state.turn_seat == 0 and not state.seats[0].away
+        state = T.drop(state, 0, at(13_000), "new")
+        assert state.seats[0].gone_at_ms == 13_000 + T.DROP_GRACE_MS
+
+    def test_connecting_brings_a_player_back(self):
+        state = T.set_away(game(SCORING, "Ann", "Bob"), 0, True, at(1000))
+        assert state.turn_seat == 1
+        state = T.connected(state, 0, "tab", at(2000))
+        assert not state.seats[0].away and state.seats[0].link == "tab"
+
     def test_a_dropped_connection_of_someone_away_or_gone_changes_nothing(self):
         state = T.set_away(game(SCORING, "Ann", "Bob"), 0, True, at(1000))
         assert T.drop(state, 0, at(2000)) == state
