@@ -275,11 +275,7 @@ class PairingSearch:
         # The positions kept noted g's tiles as ready by their old partners.
         tiles, before = self.tiles[g], self.before
         for j, (s, f, ready) in enumerate(before):
-            ready &= ~tiles
-            for a, b in pairs:
-                if f >> a & 1 and f >> b & 1:
-                    ready |= 1 << a
-            before[j] = s, f, ready
+            before[j] = s, f, ready & ~tiles | _ready_among(pairs, f)
         first = self.first
         for h in [h for h, j in first.items() if j >= i]:
             del first[h]
@@ -300,9 +296,7 @@ class PairingSearch:
         else:
             standing, free, ready = self.before[i]
             ready &= ~self.tiles[g]
-        for a, b in pairs:
-            if free >> a & 1 and free >> b & 1:
-                ready |= 1 << a
+        ready |= _ready_among(pairs, free)
         return i, standing, free, list(iter_bits(ready))
 
     # -- steps ---------------------------------------------------------------
@@ -346,3 +340,12 @@ class PairingSearch:
             if best_key is None or key < best_key:
                 best_key, best = key, (g, c)
         return best
+
+
+def _ready_among(pairs: tuple[Pair, ...], free: int) -> int:
+    """Those of `pairs` whose two tiles are free, each by its first tile."""
+    ready = 0
+    for a, b in pairs:
+        if free >> a & 1 and free >> b & 1:
+            ready |= 1 << a
+    return ready
