@@ -29,9 +29,11 @@ cleared" is an attempt that exhausts its tree within budget; before the
 second attempt the root gets a full precedence analysis, which settles some
 of those proofs outright.
 
-On deals the first attempts do not settle, a local search over pairings
-(solver_local) takes turns with the attempts. It only ever finds clearings,
-so an answer of False still comes from the search alone.
+On deals the first attempts do not settle, two searches over pairings take
+turns with the attempts: a local search (solver_local), which only ever
+finds clearings, and a search that learns a clause from every deadlock it
+meets (solver_clauses), which decides the deals neither the attempts nor the
+local search do, proofs of "cannot be cleared" above all.
 """
 
 import time
@@ -41,11 +43,13 @@ from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
+from games.engine.solver_clauses import ClauseSearch
 from games.engine.solver_local import PairingSearch
 from games.engine.solver_prune import pair_conflicts, precedence
 
-# About 20-40 s of search in CPython on the development machine; decides all
-# but 1.6% of random Turtle deals (see docs/PERFORMANCE.md).
+# About 3-4 s of search in CPython on the development machine; no random
+# Turtle deal of seeds 1..1000 needs more than a tenth of it (see
+# docs/PERFORMANCE.md).
 DEFAULT_MAX_NODES = 200_000
 
 # Attempt budgets: FIRST_BUDGET nodes (a straight dive needs about 35), then
@@ -54,15 +58,6 @@ DEFAULT_MAX_NODES = 200_000
 # with budgets doubling from 1,000).
 FIRST_BUDGET = 50
 GROWTH = 1.1
-# Nodes after which the pairings are tried one by one (see _Search.probe),
-# and how many passes over them at most. The probe costs 0.1-0.4 s and
-# starts the local search over, so it waits until the local search has had
-# its chance: at 5,000 nodes, clearable deals found just after it paid for it.
-PROBE_AFTER = 10000
-PROBE_ROUNDS = 3
-# At LOCAL_AFTER nodes, a short probe: every trial spread, the full analysis
-# for the EARLY_DEEP trials that spread furthest (about 10 ms; see probe).
-EARLY_DEEP = 6
 # Move scores: FREED_WEIGHT per tile the move frees, PARTNER_WEIGHT more
 # for each of those with another free tile of its group, plus the tiles under
 # the pair, minus WAITING_WEIGHT per tile that must go before the other two
@@ -108,6 +103,18 @@ LOCAL_SHARE = 4
 LATE_SHARE = 0.125
 LATE_STEPS = 3000
 STEP_NODES = 8
+# After CLAUSES_AFTER nodes, the clause search over pairings (solver_clauses)
+# takes turns too, CLAUSES_SHARE times the attempt before it each turn. It
+# decides every deal the others leave (the proofs of unclearable deals
+# above all: seed 90 in about 200 conflicts, where the attempts alone
+# needed 500,129 nodes), and on seeds 1..1000 the three together took 21 s
+# against 59 s for attempts and local search alone, the slowest 1.5 s
+# against 5.9 s (see PERFORMANCE.md). Its cost is counted by the tiles its
+# play-outs remove, WORK_PER_NODE to a node (measured: 1.65 us a removal,
+# all included, against 17.5 us a node of the attempts).
+CLAUSES_AFTER = 600
+CLAUSES_SHARE = 4
+WORK_PER_NODE = 10
 
 Pair = tuple[int, int]
 
@@ -394,7 +401,7 @@ class _Search:
             standing, free, banned, settled, todo = state
         budget = FIRST_BUDGET
         attempt = 0
-        probed = narrowed = False
+        clauses: ClauseSearch | None = None
         local: PairingSearch | None = None
         while True:
             self.noise = Rng("solve", attempt) if attempt else None
@@ -422,33 +429,19 @@ class _Search:
                 if state is None:
                     return False
                 banned, settled = state
-            if not probed and self.nodes >= PROBE_AFTER:
-                # A hard one: worth a trial of every open pairing.
-                probed = True
-                state = self.probe(standing, banned, settled)
-                if state is None:
-                    return False
-                banned, settled = state
-                # The local search starts over on the pairings left (with
-                # other random choices, should the probe have banned none).
-                local = None
             if self.nodes >= LOCAL_AFTER:
                 if local is None:
                     domains = self.domains(standing, banned)
-                    local = PairingSearch(self.layout, standing, domains, probed)
-                if not narrowed:
-                    # A short probe, once. The local search keeps the
-                    # pairings from before it: started on what the probe
-                    # leaves, it was faster on most slow clearable deals but
-                    # lost others, one (seed 201) to the node limit.
-                    narrowed = True
-                    state = self.probe(standing, banned, settled, EARLY_DEEP)
-                    if state is None:
-                        return False
-                    banned, settled = state
+                    local = PairingSearch(self.layout, standing, domains, False)
                 rest = self.local_turn(local, budget)
                 if rest is not None:
                     return prefix + rest
+            if self.nodes >= CLAUSES_AFTER:
+                if clauses is None:
+                    clauses = self.clause_search(standing, banned)
+                rest = self.clause_turn(clauses, budget)
+                if rest is not None:
+                    return rest if rest is False else prefix + rest
             attempt += 1
             budget *= GROWTH
 
@@ -460,6 +453,29 @@ class _Search:
         before = local.step
         found = local.run(steps)
         self.nodes += (local.step - before) * STEP_NODES
+        return found
+
+    def clause_search(self, standing: int, banned: int) -> ClauseSearch:
+        """A ClauseSearch of the position, with the pairings and conflicts
+        left once `banned` is struck out."""
+        pair_tiles = self.pair_tiles
+        clashes = []
+        for k, conflict in enumerate(self.conflict):
+            if not banned >> k & 1:
+                for q in iter_bits(conflict & ~banned):
+                    if k < q:
+                        clashes.append((pair_tiles[k], pair_tiles[q]))
+        domains = self.domains(standing, banned)
+        return ClauseSearch(self.layout, standing, domains, clashes, self.prec.near)
+
+    def clause_turn(
+        self, clauses: ClauseSearch, budget: float
+    ) -> list[Pair] | bool | None:
+        """Run the clause search for its share of `budget` nodes."""
+        nodes = min(budget * CLAUSES_SHARE, self.max_nodes - self.nodes)
+        before = clauses.work
+        found = clauses.run(int(nodes * WORK_PER_NODE))
+        self.nodes += (clauses.work - before) // WORK_PER_NODE
         return found
 
     def domains(self, standing: int, banned: int) -> list[list[tuple[Pair, ...]]]:
@@ -549,59 +565,6 @@ class _Search:
                     else:
                         banned |= both
                         news |= both
-
-    def probe(self, standing: int, banned: int, settled: int, deep: int | None = None):
-        """(banned, settled) grown by trying every open pairing; None: dead.
-
-        Each pairing still open to a group of four is settled on trial and
-        what follows spread (_propagate); then the `deep` trials that banned
-        most (all of them when None) get the full analysis too (deduce). A
-        pairing that proves dead is banned, which may settle or kill more.
-        Repeats while it finds something, at most PROBE_ROUNDS times.
-
-        The spreading alone costs under a millisecond a round and proves
-        seeds 166 and 630. The full analysis of every trial costs a tenth of
-        a second or more, so it runs once, when the search has already been
-        long; it proves some deals that no search here finishes (seed 58).
-        The pairings it proves dead are mostly among those whose trial
-        spread furthest (on seeds 58, 462, 949 and 51, among the first ten
-        of about a hundred), which is what makes a short probe worth it.
-        """
-        for _ in range(PROBE_ROUNDS):
-            found = False
-            spread: list[tuple[int, int, int]] = []
-            # Two passes: spreading every open pairing's trial, then the full
-            # analysis of the `deep` that spread furthest.
-            for full in (False, True):
-                if full:
-                    spread.sort(key=_first)
-                    tries = [(q, both) for _, q, both in spread[:deep]]
-                else:
-                    tries = [
-                        (q, both)
-                        for g, m in enumerate(self.members)
-                        if (m & standing).bit_count() == 4
-                        for q, both in self.pairings[g]
-                    ]
-                for q, both in tries:
-                    if banned >> q & 1:
-                        continue
-                    news = both & ~settled
-                    trial = self._propagate(banned, settled | both, news, standing)
-                    if trial is not None and not full:
-                        spread.append((-(trial[0] & ~banned).bit_count(), q, both))
-                        continue
-                    if trial is not None and self.deduce(standing, *trial) is not None:
-                        continue
-                    # Settling it is dead: ban it and spread that.
-                    state = self._propagate(banned | both, settled, both, standing)
-                    if state is None:
-                        return None
-                    banned, settled = state
-                    found = True
-            if not found:
-                break
-        return banned, settled
 
     def deduce(self, standing: int, banned: int, settled: int):
         """The full precedence analysis: (banned, settled) grown, or None.
