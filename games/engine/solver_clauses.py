@@ -45,6 +45,13 @@ RESTART = 32
 # Each conflict multiplies the bump of the groups in it by BUMP, so recent
 # conflicts weigh more when choosing which group to decide next.
 BUMP = 1.05
+# A deadlock's clause is shortened by letting go of its LET_GO latest
+# choices at most, one play-out each; older ones stay in. On the 124 random
+# Turtle seeds of 1..1000 the other searches take over 1,000 nodes on, 12
+# took 22% less time than trying them all (8: 11% less, 16: 11% less), in
+# about as many conflicts: the old choices seldom drop out, and the tries
+# cost most of a conflict's time.
+LET_GO = 12
 
 
 def luby(i: int) -> int:
@@ -134,6 +141,8 @@ class ClauseSearch:
         self.exact = [False] * n
         self.facts: dict[int, list[int]] = {}
         self.seen_values: list[tuple | None] = [None] * len(self.group_vars)
+        # Groups whose variables changed since the last play-out.
+        self.changed = set(range(len(self.group_vars)))
         # The last play-out's removals in order (x, y; y == x when a tile
         # went alone), the position before each, and where it ended; where
         # each group first moved in it.
@@ -205,6 +214,7 @@ class ClauseSearch:
 
     def _assign(self, lit: int, reason: int | None) -> None:
         v = lit >> 1
+        self.changed.add(self.var_group[v])
         self.value[v] = not lit & 1
         self.level[v] = len(self.limits)
         self.reason[v] = reason
@@ -293,8 +303,10 @@ class ClauseSearch:
         start = self.limits[level]
         for lit in self.trail[start:]:
             v = lit >> 1
+            g = self.var_group[v]
             if self.value[v]:
-                self.phase[self.var_group[v]] = v
+                self.phase[g] = v
+            self.changed.add(g)
             self.value[v] = None
             self.reason[v] = None
         del self.trail[start:], self.limits[level:]
@@ -385,8 +397,8 @@ class ClauseSearch:
         pile is cleared, self.answer then set), else a clause they break."""
         value = self.value
         start = len(self.removed)
-        for g, vs in enumerate(self.group_vars):
-            now = tuple(value[v] for v in vs)
+        for g in self.changed:
+            now = tuple(value[v] for v in self.group_vars[g])
             if now != self.seen_values[g]:
                 self.seen_values[g] = now
                 self._refresh(g)
@@ -395,6 +407,7 @@ class ClauseSearch:
                 i = self.first_move.get(g)
                 if i is not None and i < start:
                     start = i
+        self.changed.clear()
         if start < len(self.removed):
             standing, free = self.before[start]
             del self.removed[start:], self.before[start:]
@@ -416,7 +429,8 @@ class ClauseSearch:
 
     def _explain(self, stuck: int) -> list[int]:
         """A short clause from the stuck tiles: groups let go in turn, latest
-        choice first, while the rest still gets stuck on its own."""
+        choice first, while the rest still gets stuck on its own (played out
+        from the stuck tiles alone: what was taken stays taken)."""
         options, exact = list(self.options), list(self.exact)
         level, facts = self.level, self.facts
         latest: dict[int, int] = {}
@@ -425,18 +439,19 @@ class ClauseSearch:
             if g in facts and g not in latest:
                 latest[g] = max(level[f >> 1] for f in facts[g])
         # Choices made before any decision never reach a learned clause.
-        for g in sorted((g for g in latest if latest[g]), key=lambda g: -latest[g]):
+        mates = self.mates
+        free = self.layout.free_mask(stuck)
+        order = sorted((g for g in latest if latest[g]), key=lambda g: -latest[g])
+        for g in order[:LET_GO]:
             tiles = self.group_tiles[g]
             if not stuck & tiles:
                 continue
             kept = [(t, options[t], exact[t]) for t in iter_bits(tiles)]
             for t, _, _ in kept:
-                options[t], exact[t] = self.mates[t], False
-            left = self._play_out(stuck, self.layout.free_mask(stuck), options, exact)[
-                0
-            ]
+                options[t], exact[t] = mates[t], False
+            left, left_free = self._play_out(stuck, free, options, exact)
             if left:
-                stuck = left
+                stuck, free = left, left_free
                 del latest[g]
             else:
                 for t, o, e in kept:
