@@ -85,6 +85,30 @@ def test_small_turns_give_the_one_run_answer(seed, left, turn):
     assert bit.conflicts == whole.conflicts
 
 
+class CheckedPlayOut(ClauseSearch):
+    """Checks, after each play-out, that resuming the last one got exactly
+    as far as playing out the same choices from the start."""
+
+    def _check(self):
+        clause = super()._check()
+        start = self.standing, self.layout.free_mask(self.standing)
+        fresh = self._play_out(*start, self.options, self.exact)[0]
+        assert self.end[0] == fresh
+        return clause
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, left=st.integers(20, 60))
+def test_each_play_out_resumed_gets_as_far_as_one_from_the_start(seed, left):
+    board = late_random_position("turtle", seed, left)
+    plain = clause_search(board, False)
+    if plain is None:
+        return
+    checked = CheckedPlayOut.__new__(CheckedPlayOut)
+    checked.__dict__.update(clause_search(board, False).__dict__)
+    assert checked.run(10**9) == plain.run(10**9)
+
+
 def test_a_face_stacked_on_its_partner_is_a_deadlock_at_once():
     """The only pairing lies one tile on the other: stuck before any choice."""
     board = board_of(

@@ -85,6 +85,7 @@ class ClauseSearch:
         self.layout = layout
         self.near = near
         self.standing = standing
+        self.tiles = list(iter_bits(standing))
         n = len(layout)
         # Groups and their variables.
         self.group_vars: list[list[int]] = []
@@ -396,18 +397,15 @@ class ClauseSearch:
         """Play out the current choices: None if nothing is stuck (or the
         pile is cleared, self.answer then set), else a clause they break."""
         value = self.value
-        start = len(self.removed)
+        changed = set()
         for g in self.changed:
             now = tuple(value[v] for v in self.group_vars[g])
             if now != self.seen_values[g]:
                 self.seen_values[g] = now
                 self._refresh(g)
-                # The removals before g first moved never involved g, so
-                # they stand whatever g now allows.
-                i = self.first_move.get(g)
-                if i is not None and i < start:
-                    start = i
+                changed.add(g)
         self.changed.clear()
+        start = self._still_valid(changed)
         if start < len(self.removed):
             standing, free = self.before[start]
             del self.removed[start:], self.before[start:]
@@ -422,10 +420,59 @@ class ClauseSearch:
         for i in range(start, len(self.removed)):
             self.first_move.setdefault(self.group_of[self.removed[i][0]], i)
         if not left:
-            if all(x != y for x, y in self.removed):
-                self.answer = list(self.removed)
+            if all(self.exact[t] for t in self.tiles):
+                self.answer = self._clearing()
             return None
         return self._explain(left)
+
+    def _still_valid(self, changed: set[int]) -> int:
+        """How much of the last play-out the current choices still allow: the
+        index of its first removal they do not.
+
+        Removals before a changed group first moved never involved it, so
+        they stand. Later ones of a changed group are checked one by one: a
+        pair taken together must still be a pair it may take; a tile that
+        went alone must still have a tile to pair with free or gone then,
+        or, its pairing now chosen, be followed at once by its partner, free
+        at the same time (the two are then one move)."""
+        removed, before, group_of = self.removed, self.before, self.group_of
+        options, exact = self.options, self.exact
+        end = len(removed)
+        i = min((self.first_move.get(g, end) for g in changed), default=end)
+        while i < end:
+            x, y = removed[i]
+            if group_of[x] not in changed:
+                i += 1
+                continue
+            o = options[x]
+            if x != y:
+                if not o >> y & 1:
+                    return i
+            elif exact[x]:
+                if i + 1 == end:
+                    return i
+                z, w = removed[i + 1]
+                if z != w or not o >> z & 1 or not before[i][1] >> z & 1:
+                    return i
+                i += 1
+            else:
+                standing, free = before[i]
+                if not o & (free | ~standing):
+                    return i
+            i += 1
+        return end
+
+    def _clearing(self) -> list[Pair]:
+        """The last play-out's removals as pairs, each where its first tile
+        went (its partner was free then too)."""
+        pairs = []
+        gone = 0
+        for x, _ in self.removed:
+            if not gone >> x & 1:
+                y = self.options[x].bit_length() - 1
+                pairs.append((x, y))
+                gone |= 1 << x | 1 << y
+        return pairs
 
     def _explain(self, stuck: int) -> list[int]:
         """A short clause from the stuck tiles: groups let go in turn, latest
