@@ -48,7 +48,7 @@ from games.engine.solver_local import PairingSearch
 from games.engine.solver_prune import pair_conflicts, precedence
 
 # About 3-4 s of search in CPython on the development machine; no random
-# Turtle deal of seeds 1..1000 needs more than a tenth of it (see
+# Turtle deal of seeds 1..1000 needs more than 25,000 nodes (see
 # docs/PERFORMANCE.md).
 DEFAULT_MAX_NODES = 200_000
 
@@ -107,13 +107,15 @@ STEP_NODES = 8
 # takes turns too, CLAUSES_SHARE times the attempt before it each turn. It
 # decides every deal the others leave (the proofs of unclearable deals
 # above all: seed 90 in about 200 conflicts, where the attempts alone
-# needed 500,129 nodes), and on seeds 1..1000 the three together took 21 s
-# against 59 s for attempts and local search alone, the slowest 1.5 s
-# against 5.9 s (see PERFORMANCE.md). Its cost is counted by the tiles its
+# needed 500,129 nodes), and it is the fastest of the three on most slow
+# deals, so it gets most of the time once a deal is slow: seeds 1..1000
+# over 250 ms (two processes, idle) 16 with a share of 4, 12 with 8, 9 with
+# 12, 6-7 with 24 to 48 (seeds the local search finds grow slower beyond);
+# without the local search, 14. Its cost is counted by the tiles its
 # play-outs remove, WORK_PER_NODE to a node (measured: 1.65 us a removal,
 # all included, against 17.5 us a node of the attempts).
 CLAUSES_AFTER = 600
-CLAUSES_SHARE = 4
+CLAUSES_SHARE = 24
 WORK_PER_NODE = 10
 
 Pair = tuple[int, int]
