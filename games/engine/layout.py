@@ -184,6 +184,26 @@ class Layout:
                 free |= low
         return free
 
+    def peel_rounds(self, standing: int) -> list[int]:
+        """For each standing tile, the round in which taking every free tile,
+        round after round, would free it (0: free now). Tiles that lie
+        alike tend to come free together, which is what the solver's
+        searches over pairings start from."""
+        rounds = [0] * len(self.positions)
+        done = 0
+        while standing:
+            free = self.free_mask(standing)
+            if not free:
+                break
+            rest = free
+            while rest:
+                low = rest & -rest
+                rounds[low.bit_length() - 1] = done
+                rest ^= low
+            standing ^= free
+            done += 1
+        return rounds
+
     def blocked_reason(self, i: int, standing: int) -> str | None:
         """None if free, else "covered" or "sides" (held on both sides)."""
         if self.cover_mask[i] & standing:

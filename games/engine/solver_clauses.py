@@ -71,7 +71,8 @@ class ClauseSearch:
     """CDCL over pairings; see the module's docstring.
 
     Literals are ints: 2v is "pairing v is taken", 2v + 1 "it is not".
-    `work` counts the tiles its play-outs removed, the measure of its cost.
+    `work` counts its play-outs' removals (a pair, or a tile going alone),
+    the measure of its cost.
     """
 
     def __init__(
@@ -179,14 +180,7 @@ class ClauseSearch:
         would come free in the nearest rounds if every free tile were taken,
         round after round (the local search's start, which finds clearings
         sooner than arbitrary pairings)."""
-        depth = [0] * len(self.layout)
-        rounds = 0
-        while standing:
-            free = self.layout.free_mask(standing)
-            for t in iter_bits(free):
-                depth[t] = rounds
-            standing ^= free
-            rounds += 1
+        depth = self.layout.peel_rounds(standing)
         return [
             min(
                 vs,
