@@ -127,3 +127,10 @@ def test_illegal_pairs_say_why_and_name_the_tile_at_fault(a, b, reason, tile):
         board.take(a, b)
     assert (err.value.reason, err.value.tile) == (reason, tile)
     assert board.standing == layout.all_mask
+
+
+def test_peeling_free_tiles_round_after_round_frees_a_row_from_its_ends():
+    """A row of five with a tile on its middle: the ends and the top go in
+    the first round, then each round frees the next tile in from each end."""
+    layout = lay((0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0), (8, 0, 0), (4, 0, 1))
+    assert layout.peel_rounds(layout.all_mask) == [0, 1, 2, 1, 0, 0]
