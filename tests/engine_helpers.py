@@ -26,5 +26,5 @@ class SettlesNothing:
     def __init__(self, board: Board) -> None:
         pass
 
-    def solve(self, max_nodes: int = 0, first=None) -> SolveResult:
+    def solve(self, max_nodes: int = 0, first=None, clauses_after=0) -> SolveResult:
         return SolveResult(None, None, max_nodes, 0.0)

@@ -22,13 +22,16 @@ from games.engine.solver import Solver, SolveResult
 Pair = tuple[int, int]
 
 # A hint must answer fast, whatever the position: every solver call it makes
-# shares one node budget (a few hundredths of a second). Most positions are
-# settled in a few hundred nodes; when the budget runs out the hint falls back
-# to a pair it could not verify, and says so. On the bench's 300 positions
-# from random play: 4,000 nodes left 4 unverified, with a slowest hint of
-# 0.6 s; 300 nodes leave 18 unverified (most on piles that can no longer be
-# cleared), with p99 under 50 ms on the development machine.
-HINT_NODE_BUDGET = 300
+# shares one node budget (a few hundredths of a second at most). Most
+# positions are settled in a few hundred nodes; when the budget runs out the
+# hint falls back to a pair it could not verify, and says so. In a hint the
+# clause search (solver_clauses) joins at once rather than after 600 nodes:
+# the positions left over are mostly piles that can no longer be cleared,
+# which it proves fast. On the bench's 300 positions from random play, 300
+# nodes left 18 hints unverified (p99 9 ms), 1,500 nodes 3, 3,000 none, at
+# p99 26-27 ms and at most 33 ms (the search joining after 600 nodes: 2
+# unverified, 69 ms at most).
+HINT_NODE_BUDGET = 3000
 # Each ranked candidate gets at most this much of what is left, so one hard
 # candidate cannot eat the budget of all the others.
 CANDIDATE_NODES = 100
@@ -120,7 +123,7 @@ def hint(
     # One Solver for the position and all its candidates: they share its
     # set-up and what it learns about dead positions.
     solver = Solver(board)
-    whole = solver.solve(max_nodes=budget // 2)
+    whole = solver.solve(max_nodes=budget // 2, clauses_after=0)
     if whole.solvable is False:
         return Hint(pair=ranked[0], clearable=False)
     # With the pairing of a solution fixed, any of its pairs that is free now
@@ -144,7 +147,9 @@ def _first_safe(
         if pair in safe:
             return pair
         if left > 0:
-            check = solve(max_nodes=min(CANDIDATE_NODES, left), first=pair)
+            check = solve(
+                max_nodes=min(CANDIDATE_NODES, left), first=pair, clauses_after=0
+            )
             left -= check.nodes
             if check.solvable:
                 return pair

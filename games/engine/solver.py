@@ -154,13 +154,18 @@ class Solver:
         self._search = _Search(board)
 
     def solve(
-        self, max_nodes: int = DEFAULT_MAX_NODES, first: Pair | None = None
+        self,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        first: Pair | None = None,
+        clauses_after: int = CLAUSES_AFTER,
     ) -> SolveResult:
         """Solve the position, or the one after taking the free pair `first`
-        (its solution then starts with `first`); the board is only read."""
+        (its solution then starts with `first`); the board is only read.
+        `clauses_after`: nodes before the clause search joins in."""
         start = time.perf_counter()
         search = self._search
         search.nodes = 0
+        search.clauses_after = clauses_after
         try:
             found = search.run(max_nodes, first)
         except _Limit:
@@ -228,6 +233,7 @@ class _Search:
         self.prec = precedence(board.standing, lay)
         self.free = self.prec.free
         self.nodes = 0
+        self.clauses_after = CLAUSES_AFTER
         self.dead: set[int] = set()
         # (banned, settled) at the root once worked out; None: dead there.
         self.root: tuple[int, int] | None = None
@@ -406,6 +412,9 @@ class _Search:
         clauses: ClauseSearch | None = None
         local: PairingSearch | None = None
         while True:
+            if self.nodes >= self.max_nodes:
+                # The last turn of the other searches used up the budget.
+                raise _Limit
             self.noise = Rng("solve", attempt) if attempt else None
             self.noise_max = min(NOISE_MAX, NOISE_FIRST + NOISE_STEP * attempt)
             self.stop = min(self.max_nodes, self.nodes + int(budget))
@@ -438,7 +447,7 @@ class _Search:
                 rest = self.local_turn(local, budget)
                 if rest is not None:
                     return prefix + rest
-            if self.nodes >= CLAUSES_AFTER:
+            if self.nodes >= self.clauses_after:
                 if clauses is None:
                     clauses = self.clause_search(standing, banned)
                 rest = self.clause_turn(clauses, budget)
@@ -477,7 +486,11 @@ class _Search:
         nodes = min(budget * CLAUSES_SHARE, self.max_nodes - self.nodes)
         before = clauses.work
         found = clauses.run(int(nodes * WORK_PER_NODE))
-        self.nodes += (clauses.work - before) // WORK_PER_NODE
+        # A turn ends after the conflict that crosses its share, so it may
+        # run a little over; the count stops at the limit, which callers
+        # sharing one budget (the hint) rely on.
+        spent = (clauses.work - before) // WORK_PER_NODE
+        self.nodes = min(self.max_nodes, self.nodes + spent)
         return found
 
     def domains(self, standing: int, banned: int) -> list[list[tuple[Pair, ...]]]:
