@@ -78,26 +78,14 @@ NOISE_STEP = 1
 NOISE_MAX = 60
 # After LOCAL_AFTER nodes, a local search over pairings (solver_local) takes
 # turns with the attempts; it finds clearings of hard deals the attempts
-# miss, and on most slow clearable deals it is the faster of the two, so
-# each turn is LOCAL_SHARE times the attempt before it (half an attempt left
-# 85 of seeds 1..1000 over 4,000 nodes, four times 59: see PERFORMANCE.md);
-# LATE_SHARE once it has run LATE_STEPS steps: most of what it finds, it
-# finds by then, and the proofs of unclearable deals need the nodes (3,000
-# steps cleared seeds 81, 105, 116, 560 and 856 in half the nodes of 1,500,
-# and seed 51's proof still fits: 190,127 nodes, against 178,343). Its
-# steps are counted as STEP_NODES nodes each, about what one costs in time
-# (measured 15-25 times a node on seeds 90, 156 and 410 with the best of
-# all changes taken each step; a step taking the first improvement costs
-# 0.7 of that on the slow seeds, and since its closures resume with the
-# pairs ready and keep the tiles each removal frees, and a step resumes
-# its closure from the changed group's first move, 0.6 of that again).
-# Timed directly, a step now costs 9-11 nodes (seeds 51, 90, 156, 410);
-# counted as 8 it gets a little more than its share, and 8 and 10 gave
-# the same times on the 173 seeds over 1,000 nodes, side by side, while
-# at 10 seed 51's proof took 197,927 of the 200,000 nodes (190,127 at 8).
-# LOCAL_AFTER was 1,000 until the local search started from pairings by
-# depth, which finds many clearings in its first few dozen steps: at 600,
-# seeds 1..1000 over 1,750 nodes 97 -> 89, the same answers.
+# miss, most medium ones sooner than the clause search below (180 of the
+# 250 seeds of 1..1000 over 600 nodes), so each turn is LOCAL_SHARE times
+# the attempt before it; LATE_SHARE once it has run LATE_STEPS steps, by
+# when it has found most of what it finds. Its steps are counted as
+# STEP_NODES nodes each, about what one costs in time (timed: 9-11 nodes a
+# step on seeds 51, 90, 156 and 410; 8 and 10 gave the same times). The
+# measurements behind these numbers, from before the clause search, are in
+# PERFORMANCE.md (fourth to ninth passes).
 LOCAL_AFTER = 600
 LOCAL_SHARE = 4
 LATE_SHARE = 0.125
@@ -112,7 +100,7 @@ STEP_NODES = 8
 # over 250 ms (two processes, idle) 16 with a share of 4, 12 with 8, 9 with
 # 12, 6-7 with 24 to 48 (seeds the local search finds grow slower beyond);
 # without the local search, 14. Its cost is counted by the tiles its
-# play-outs remove, WORK_PER_NODE to a node (measured: 1.65 us a removal,
+# play-outs make, WORK_PER_NODE to a node (measured: 1.65 us a removal,
 # all included, against 17.5 us a node of the attempts).
 CLAUSES_AFTER = 600
 CLAUSES_SHARE = 24
