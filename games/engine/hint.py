@@ -28,10 +28,10 @@ Pair = tuple[int, int]
 # clause search (solver_clauses) joins at once rather than after 600 nodes:
 # the positions left over are mostly piles that can no longer be cleared,
 # which it proves fast. On the bench's 300 positions from random play, 300
-# nodes left 18 hints unverified (p99 9 ms), 1,500 nodes 3, 3,000 none, at
-# p99 26-27 ms and at most 33 ms (the search joining after 600 nodes: 2
-# unverified, 69 ms at most).
-HINT_NODE_BUDGET = 3000
+# nodes left 18 hints unverified (p99 9 ms), 1,500 nodes 3, 3,000 one,
+# 5,000 none, at p99 23 ms and at most about 50 ms; on 600 more positions,
+# none at 3,000 or 5,000.
+HINT_NODE_BUDGET = 5000
 # Each ranked candidate gets at most this much of what is left, so one hard
 # candidate cannot eat the budget of all the others.
 CANDIDATE_NODES = 100
