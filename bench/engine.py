@@ -21,11 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.board import Board  # noqa: E402
 from games.engine.catalogue import get_layout  # noqa: E402
 from games.engine.deal import generate_deal  # noqa: E402
-from games.engine.randomdeal import random_position  # noqa: E402
-from games.engine.rng import Rng  # noqa: E402
+from games.engine.randomdeal import played_at_random, random_position  # noqa: E402
 from games.engine.solver import DEFAULT_MAX_NODES, solve  # noqa: E402
 
 
@@ -117,14 +115,7 @@ def bench_hints(positions: int) -> None:
     times = []
     answers = {True: 0, False: 0, None: 0}
     for seed in range(1, positions + 1):
-        board = Board(layout, generate_deal(layout, seed).faces)
-        rng = Rng("bench-hint", seed)
-        # Play random free pairs for a while, as a player might.
-        for _ in range(rng.below(40)):
-            pairs = board.free_pairs()
-            if not pairs:
-                break
-            board.take(*rng.choice(pairs))
+        board = played_at_random(layout, seed)
         start = time.perf_counter()
         answers[hint(board).clearable] += 1
         times.append((time.perf_counter() - start) * 1000)

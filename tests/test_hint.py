@@ -19,7 +19,7 @@ from games.engine.hint import (
     rank_pairs,
     still_to_take,
 )
-from games.engine.rng import Rng
+from games.engine.randomdeal import played_at_random
 from games.engine.solver import Solver, solve
 from tests.engine_helpers import board_of
 
@@ -175,26 +175,12 @@ def test_a_hint_on_a_hard_position_stays_within_its_budget(seed, monkeypatch):
         assert solve(board).solvable is not False
 
 
-def after_random_play(seed: int) -> Board:
-    """A constructed Turtle deal after up to 39 random pairs, as the
-    engine bench makes its hint positions."""
-    layout = get_layout("turtle")
-    board = Board(layout, generate_deal(layout, seed).faces)
-    rng = Rng("bench-hint", seed)
-    for _ in range(rng.below(40)):
-        pairs = board.free_pairs()
-        if not pairs:
-            break
-        board.take(*rng.choice(pairs))
-    return board
-
-
 @pytest.mark.parametrize("seed", [8, 44, 108, 181, 292])
 def test_hints_the_old_budget_left_unverified_are_verified(seed):
     """Positions from random play where a hint of 300 nodes could not tell
     (mostly piles that can no longer be cleared): with the clause search
     in the hint they get a verified answer, and it is the truth."""
-    board = after_random_play(seed)
+    board = played_at_random(get_layout("turtle"), seed)
     found = hint(board)
     assert found.clearable is not None
     assert found.pair in board.free_pairs()
