@@ -99,7 +99,7 @@ STEP_NODES = 8
 # deals, so it gets most of the time once a deal is slow: seeds 1..1000
 # over 250 ms (two processes, idle) 16 with a share of 4, 12 with 8, 9 with
 # 12, 6-7 with 24 to 48 (seeds the local search finds grow slower beyond);
-# without the local search, 14. Its cost is counted by the tiles its
+# without the local search, 14. Its cost is counted by the removals its
 # play-outs make, WORK_PER_NODE to a node (measured: 1.65 us a removal,
 # all included, against 17.5 us a node of the attempts).
 CLAUSES_AFTER = 600
