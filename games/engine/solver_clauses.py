@@ -48,7 +48,7 @@ BUMP = 1.05
 # A deadlock's clause is shortened by letting go of its LET_GO latest
 # choices at most, one play-out each; older ones stay in. On the 124 random
 # Turtle seeds of 1..1000 the other searches take over 1,000 nodes on, 12
-# took 22% less time than trying them all (8: 11% less, 16: 11% less), in
+# took 21% less time than trying them all (8: 11% less, 16: 11% less), in
 # about as many conflicts: the old choices seldom drop out, and the tries
 # cost most of a conflict's time.
 LET_GO = 12
