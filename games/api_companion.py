@@ -1,0 +1,62 @@
+"""The companion's endpoints (docs/api.md): was it winnable, and how.
+
+Back to safety, where it turned and a way through share the engine's
+answer about a run's history (games.engine.safety); here it is put in the
+API's JSON, with tiles named by their ids as everywhere in the API.
+"""
+
+from django.http import JsonResponse
+
+from accounts.models import Player
+from games import actions
+from games.api import endpoint, run_json
+from games.engine.safety import Safety
+from games.models import Run
+
+
+def safety_json(run: Run, found: Safety) -> dict:
+    """What the search settled. `pairs_back` and `turned_at` are null unless
+    it is exact; `exact` false means the budget ran out first."""
+    body: dict = {
+        "exact": found.exact,
+        "clearable_now": found.clearable_now,
+        "pairs_back": found.pairs_back,
+        "turned_at": found.turned_at,
+        "pair": None,
+        "face": None,
+    }
+    if found.turned_at is not None:
+        a, b = run.moves[found.turned_at - 1]
+        body["pair"] = [run.tiles[a]["id"], run.tiles[b]["id"]]
+        body["face"] = run.tiles[a]["face"]
+    return body
+
+
+@endpoint("POST")
+def safety(request, player: Player, body: dict, run_id: str) -> JsonResponse:
+    before = actions.get_run(run_id, player)
+    run, found = actions.back_to_safety(run_id, player)
+    # Worded against the history searched, before the undo shortened it.
+    return JsonResponse({"safety": safety_json(before, found), "run": run_json(run)})
+
+
+@endpoint("GET")
+def turned(request, player: Player, body: dict, run_id: str) -> JsonResponse:
+    run, found = actions.where_it_turned(run_id, player)
+    return JsonResponse({"turned": safety_json(run, found), "run": run_json(run)})
+
+
+@endpoint("POST")
+def way(request, player: Player, body: dict, run_id: str) -> JsonResponse:
+    run, found = actions.way_through(run_id, player)
+    ids = [tile["id"] for tile in run.tiles]
+    return JsonResponse(
+        {
+            "way": {
+                "from": "start" if found.from_start else "current",
+                "pairs": [[ids[a], ids[b]] for a, b in found.pairs],
+                "faces": list(found.faces),
+            },
+            "run": run_json(run),
+        }
+    )
