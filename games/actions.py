@@ -256,3 +256,11 @@ def way_through(run_id: str, player: Player) -> tuple[Run, play.Way]:
         run = _locked(run_id, player)
         state, way = play.way_through(run.state(), now)
         return _save(run, state, now), way
+
+
+def warning(run_id: str, player: Player) -> tuple[Run, bool]:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        state, warned = play.warning(run.state(), now)
+        return _save(run, state, now), warned

@@ -60,3 +60,9 @@ def way(request, player: Player, body: dict, run_id: str) -> JsonResponse:
             "run": run_json(run),
         }
     )
+
+
+@endpoint("POST")
+def check(request, player: Player, body: dict, run_id: str) -> JsonResponse:
+    run, warned = actions.warning(run_id, player)
+    return JsonResponse({"warning": warned, "run": run_json(run)})

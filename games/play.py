@@ -259,20 +259,44 @@ class Way:
     faces: tuple[str, ...]
 
 
+def _clearing(state: RunState, moves: tuple[Pair, ...]) -> list[Pair] | None:
+    """A clearing of the position after `moves`: what is left of the
+    witness when play kept to it, else the solver's; None when the position
+    cannot be cleared or the search ran out of budget."""
+    board = Board(state.layout, state.faces)
+    for a, b in moves:
+        board.take(a, b)
+    known = still_to_take(_witness(state), moves)
+    order = clearing_order(board, known) if known is not None else None
+    if order is None:
+        found = Solver(board).solve(max_nodes=SAFETY_NODES)
+        order = list(found.solution) if found.solvable else None
+    return order
+
+
 def way_through(state: RunState, now: datetime) -> tuple[RunState, Way]:
     """A way through from the current position when it can still be cleared,
     else from the start of the deal (its witness); counted as help in play."""
-    board = state.board()
-    known = still_to_take(_witness(state), state.moves)
-    order = clearing_order(board, known) if known is not None else None
-    if order is None and not board.cleared:
-        found = Solver(board).solve(max_nodes=SAFETY_NODES)
-        order = list(found.solution) if found.solvable else None
+    order = _clearing(state, state.moves)
     if order is None:
         way = Way(state.witness, True, state.initial_faces)
     else:
         way = Way(tuple(order), False, state.faces)
     return _helped(state, now), way
+
+
+def warning(state: RunState, now: datetime) -> tuple[RunState, bool]:
+    """Whether the last pair made the pile unclearable, for players who
+    asked to be told. Said once: a pile already lost before that pair gets
+    no warning. Counted as help when it warns (that is when it helps)."""
+    _require_play(state)
+    if not state.moves:
+        return state, False
+    board = state.board()
+    found = Solver(board).solve(max_nodes=SAFETY_NODES)
+    if found.solvable is not False or _clearing(state, state.moves[:-1]) is None:
+        return state, False
+    return _helped(state, now), True
 
 
 def shuffle(state: RunState, seed: str, now: datetime) -> RunState:

@@ -19,5 +19,6 @@ urlpatterns = [
     path(f"{run}/safety", api_companion.safety, name="api_safety"),
     path(f"{run}/turned", api_companion.turned, name="api_turned"),
     path(f"{run}/way", api_companion.way, name="api_way"),
+    path(f"{run}/check", api_companion.check, name="api_check"),
     path("<slug:slug>/", views.board, name="board"),
 ]

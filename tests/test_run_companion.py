@@ -118,3 +118,19 @@ def test_on_a_finished_run_a_way_through_is_not_counted(me):
     me.act(run["id"], "give-up")
     answer = me.act(run["id"], "way").json()
     assert answer["run"]["hints"] == 0 and answer["run"]["status"] == "lost"
+
+
+def test_the_warning_speaks_once_when_the_last_pair_lost_the_pile(me):
+    run = me.start("trap:x").json()
+    run = me.take(run, E, F).json()
+    quiet = me.act(run["id"], "check").json()
+    assert quiet["warning"] is False and quiet["run"]["hints"] == 0
+    run = me.take(run, C, D).json()
+    warned = me.act(run["id"], "check").json()
+    assert warned["warning"] is True and warned["run"]["hints"] == 1
+    # Lost already before the last pair: nothing more to say.
+    run = me.act(run["id"], "undo", {"move": 2}).json()
+    run = me.act(run["id"], "undo", {"move": 1}).json()
+    run = me.take(run, C, D).json()
+    run = me.take(run, E, F).json()
+    assert me.act(run["id"], "check").json()["warning"] is False
