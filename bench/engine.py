@@ -164,7 +164,13 @@ def bench_safety(histories: int) -> None:
         f" play (budget {SAFETY_NODES} nodes)"
     )
     cases: dict[str, list[tuple[float, bool, int]]] = {}
+    reference = []
     for seed in range(1, histories + 1):
+        # The machine is shared: the solver's own figure, timed in the same
+        # loop, says how loaded it was (PERFORMANCE.md has the idle ones).
+        start = time.perf_counter()
+        solve(random_position(get_layout("turtle"), seed))
+        reference.append((time.perf_counter() - start) * 1000)
         deal, moves, rng = random_history(seed)
         cut = moves[: 1 + rng.below(len(moves))] if moves else moves
         for label, history in (("at the end", moves), ("partway", cut)):
@@ -183,6 +189,11 @@ def bench_safety(histories: int) -> None:
             f"  budget ran out {hit}/{len(rows)}"
             f"  nodes p99 {quantile([r[2] for r in rows], 0.99):.0f}"
         )
+    print(
+        f"  {'reference: solver, seeds':26} p50 {statistics.median(reference):6.1f} ms"
+        f"  p99 {quantile(reference, 0.99):6.1f} ms  max {max(reference):6.1f} ms"
+        f"  (random Turtle deals 1..{histories}, timed alongside)"
+    )
 
 
 def main() -> None:

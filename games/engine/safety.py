@@ -123,6 +123,13 @@ def find_safety(
         nodes += result.nodes
         if result.solvable:
             safe, clearing = i, result.solution
+            # The history may go on along this clearing: each position it
+            # reaches that way clears too, with no search.
+            k = i + _witness_prefix(moves[i:dead], clearing)
+            if k > i:
+                left = still_to_take(clearing, moves[i:k]) or []
+                order = clearing_order(position(layout, faces, moves[:k]), left)
+                safe, clearing = k, tuple(order or ())
         elif result.solvable is False:
             dead = i
         return result.solvable
