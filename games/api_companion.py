@@ -10,7 +10,8 @@ from django.http import JsonResponse
 from accounts.models import Player
 from games import actions
 from games.api import endpoint, run_json
-from games.engine.safety import Safety
+from games.engine.certificate import find_certificate
+from games.engine.safety import Safety, position
 from games.models import Run
 
 
@@ -24,11 +25,18 @@ def safety_json(run: Run, found: Safety) -> dict:
         "turned_at": found.turned_at,
         "pair": None,
         "face": None,
+        "why": None,
     }
     if found.turned_at is not None:
         a, b = run.moves[found.turned_at - 1]
         body["pair"] = [run.tiles[a]["id"], run.tiles[b]["id"]]
         body["face"] = run.tiles[a]["face"]
+        # Why it was lost after that pair, when a certificate shows it
+        # (docs/certificates.md); the page words its first step.
+        state = run.state()
+        after = position(state.layout, state.faces, state.moves[: found.turned_at])
+        ids = [tile["id"] for tile in run.tiles]
+        body["why"] = find_certificate(after, ids)
     return body
 
 

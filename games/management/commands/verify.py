@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.board import MoveError
+from games.engine.certificate import CertificateError, check_certificate
 from games.engine.commitment import SCHEME, commitment
 from games.engine.formats import FormatError, position_from_json
 from games.management.commands._json import read_json
@@ -45,8 +46,9 @@ def check_solution(data: dict) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Check a deal JSON from /daily/<day>/<layout>.json or /levels/<n>.json: "
-        "its commitment and, once revealed, that its solution clears it."
+        "Check a deal JSON from /daily/<day>/<layout>.json or /levels/<n>.json "
+        "(its commitment and, once revealed, that its solution clears it), or "
+        "a position with a certificate that it cannot be cleared."
     )
 
     def add_arguments(self, parser):
@@ -60,6 +62,13 @@ class Command(BaseCommand):
             position_from_json(data)
         except FormatError as e:
             raise CommandError(str(e)) from None
+        if "certificate" in data:
+            try:
+                proved = check_certificate(data["tiles"], data["certificate"])
+            except CertificateError as e:
+                raise CommandError(f"the certificate does not hold: {e}") from None
+            self.stdout.write(f"cannot be cleared: {proved}")
+            return
         self.stdout.write(check_commitment(data))
         if "solution" in data:
             self.stdout.write(check_solution(data))

@@ -37,12 +37,21 @@ export function safetyWords(found) {
   return `${n} pair${n === 1 ? "" : "s"} back the pile could still be cleared: you are there now.`;
 }
 
+/** The first step of a certificate that the pile was lost, for people. */
+export function whyWords(why, face) {
+  if (!why || why.rule !== "no-pairing") return "";
+  const kind = tileWords(face).replace(/^the /, "");
+  if (why.group.length === 2) return ` The last two ${kind} lie one on the other.`;
+  return ` Whichever way the four ${kind} are paired, one lies on its partner.`;
+}
+
 /** Where a finished run turned, in a sentence. */
 export function turnedWords(turned) {
   if (!turned.exact) return "The search ran out of time before it found where this game turned.";
   if (turned.clearable_now) return "The pile could still be cleared when you stopped.";
   if (turned.turned_at == null) return "This deal could not be cleared from the start.";
-  return `It turned on your ${ordinal(turned.turned_at)} pair, ${tileWords(turned.face)}: after it the pile could no longer be cleared.`;
+  const why = whyWords(turned.why, turned.face);
+  return `It turned on your ${ordinal(turned.turned_at)} pair, ${tileWords(turned.face)}: after it the pile could no longer be cleared.${why}`;
 }
 
 function stored(key) {

@@ -20,6 +20,8 @@ test("where it turned names the pair and the tile", () => {
   const turned = { exact: true, clearable_now: false, turned_at: 23, face: "dots-5" };
   assert.match(turnedWords(turned), /^It turned on your 23rd pair, the 5 of Dots: /);
   assert.match(turnedWords({ ...turned, exact: false }), /ran out of time/);
+  const why = { rule: "no-pairing", group: [1, 2] };
+  assert.match(turnedWords({ ...turned, why }), /The last two 5 of Dots lie one on the other\.$/);
 });
 
 test("back to safety says how many pairs, or that it could not tell", () => {
