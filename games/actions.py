@@ -237,12 +237,15 @@ def merge_player_records(sender, source: Player, target: Player, **kwargs) -> No
     Run.objects.filter(player=source).update(player=target)
 
 
-def back_to_safety(run_id: str, player: Player) -> tuple[Run, Safety]:
+def back_to_safety(run_id: str, player: Player) -> tuple[Run, Safety, play.RunState]:
+    """The run after going back, what the search found, and the state it
+    searched (the answer names pairs of that history)."""
     now = current_time()
     with transaction.atomic():
         run = _locked(run_id, player)
-        state, found = play.back_to_safety(run.state(), now)
-        return _save(run, state, now), found
+        searched = run.state()
+        state, found = play.back_to_safety(searched, now)
+        return _save(run, state, now), found, searched
 
 
 def where_it_turned(run_id: str, player: Player) -> tuple[Run, Safety]:

@@ -13,11 +13,13 @@ from games.api import endpoint, run_json
 from games.engine.certificate import find_certificate
 from games.engine.safety import Safety, position
 from games.models import Run
+from games.play import RunState
 
 
-def safety_json(run: Run, found: Safety) -> dict:
-    """What the search settled. `pairs_back` and `turned_at` are null unless
-    it is exact; `exact` false means the budget ran out first."""
+def safety_json(run: Run, found: Safety, state: RunState) -> dict:
+    """What the search of `state`'s history settled. `pairs_back` and
+    `turned_at` are null unless it is exact; `exact` false means the budget
+    ran out first."""
     body: dict = {
         "exact": found.exact,
         "clearable_now": found.clearable_now,
@@ -28,12 +30,11 @@ def safety_json(run: Run, found: Safety) -> dict:
         "why": None,
     }
     if found.turned_at is not None:
-        a, b = run.moves[found.turned_at - 1]
+        a, b = state.moves[found.turned_at - 1]
         body["pair"] = [run.tiles[a]["id"], run.tiles[b]["id"]]
-        body["face"] = run.tiles[a]["face"]
+        body["face"] = state.faces[a]
         # Why it was lost after that pair, when a certificate shows it
         # (docs/certificates.md); the page words its first step.
-        state = run.state()
         after = position(state.layout, state.faces, state.moves[: found.turned_at])
         ids = [tile["id"] for tile in run.tiles]
         body["why"] = find_certificate(after, ids)
@@ -42,16 +43,16 @@ def safety_json(run: Run, found: Safety) -> dict:
 
 @endpoint("POST")
 def safety(request, player: Player, body: dict, run_id: str) -> JsonResponse:
-    before = actions.get_run(run_id, player)
-    run, found = actions.back_to_safety(run_id, player)
-    # Worded against the history searched, before the undo shortened it.
-    return JsonResponse({"safety": safety_json(before, found), "run": run_json(run)})
+    run, found, searched = actions.back_to_safety(run_id, player)
+    body = {"safety": safety_json(run, found, searched), "run": run_json(run)}
+    return JsonResponse(body)
 
 
 @endpoint("GET")
 def turned(request, player: Player, body: dict, run_id: str) -> JsonResponse:
     run, found = actions.where_it_turned(run_id, player)
-    return JsonResponse({"turned": safety_json(run, found), "run": run_json(run)})
+    turned = safety_json(run, found, run.state())
+    return JsonResponse({"turned": turned, "run": run_json(run)})
 
 
 @endpoint("POST")
