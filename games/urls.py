@@ -1,10 +1,26 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from games import api, views
 
+
+class RunId:
+    """What games.models.new_run_id makes: anything else (a NUL byte, which
+    PostgreSQL refuses in a query) answers 404 before any view."""
+
+    regex = "r_[A-Za-z0-9_-]{1,22}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(RunId, "run_id")
+
 app_name = "games"
 
-run = "api/runs/<str:run_id>"
+run = "api/runs/<run_id:run_id>"
 urlpatterns = [
     path("api/runs", api.start, name="api_start"),
     path(run, api.detail, name="api_run"),

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
@@ -95,6 +96,16 @@ def _open_room_version(code: str) -> int | None:
     return rooms.values_list("version", flat=True).first()
 
 
+# What `?since=` may be: ASCII digits only (str.isdigit() also takes "²" or
+# "①", which int() refuses), and no more than a version can be.
+SINCE = re.compile(r"[0-9]{1,16}")
+
+
+def parse_since(raw: str) -> int | None:
+    """The version a reconnecting client has, or None for a full state."""
+    return int(raw) if SINCE.fullmatch(raw) else None
+
+
 def _catch_up(code: str, since: int | None) -> dict:
     """The events after `since` when they are all kept, else a full state."""
     room, members, rnd, state = actions.snapshot(code)
@@ -138,6 +149,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     RATE, BURST = 8.0, 24
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
+    closing = False  # set once this consumer closed or saw the socket go
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -161,7 +173,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         since = query.get("since", [""])[0]
         await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
-        await self._send_catch_up(int(since) if since.isdigit() else None)
+        await self._send_catch_up(parse_since(since))
         if isinstance(self.channel_layer, InMemoryChannelLayer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
@@ -172,9 +184,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.code, self.player, self.channel_name
         )
 
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        # Events of the room may still be queued for this consumer after it
+        # closed (a Leave's own events): daphne would log each one sent.
+        if self.closing:
+            return
+        await super().send(text_data, bytes_data, close)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "player"):
             return
+        self.closing = True
         if self.watcher is not None:
             self.watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -215,7 +239,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 return
             await self._error(None, "rate_limited", "too many messages; slow down")
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+        if text_data is None:
+            refusal = "send messages as text frames of JSON, not binary"
+            await self._error(None, "bad_message", refusal)
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:
             limit = f"send JSON text of {MAX_MESSAGE_CHARS} characters at most"
             await self._error(None, "bad_message", limit)
             return

@@ -87,7 +87,8 @@ def room(request, code: str):
                 return redirect("rooms:room", code=room.code)
             except RaceError as e:
                 form.add_error(None, e.message)
-        return render(request, "rooms/join.html", {"room": room, "form": form}, 400)
+        context = {"room": room, "form": form}
+        return render(request, "rooms/join.html", context, status=400)
     if not room.members.filter(player=player).exists():
         form = NameForm(initial={"name": player.display_name})
         return render(request, "rooms/join.html", {"room": room, "form": form})
