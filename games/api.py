@@ -53,6 +53,8 @@ def run_json(run: Run) -> dict:
         "stuck": state.in_play and not board.cleared and not board.has_move(),
         "best_ms": actions.best_ms(run.player, run.board_key),
         "new_best": run.set_best,
+        # Won faster than a person can tap (docs/fair-play.md): never ranked.
+        "too_fast": run.too_fast,
     }
 
 
