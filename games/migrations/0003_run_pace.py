@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_layouts'),
+        ("games", "0002_layouts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='run',
-            name='move_ms',
+            model_name="run",
+            name="move_ms",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='run',
-            name='too_fast',
+            model_name="run",
+            name="too_fast",
             field=models.BooleanField(db_index=True, default=False),
         ),
     ]
