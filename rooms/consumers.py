@@ -139,6 +139,8 @@ ACTIONS = {
     "deal": actions.deal_round,
     "add_bot": actions.add_bot,
     "remove_bot": actions.remove_bot,
+    "remove": actions.remove_member,
+    "lock": actions.lock_room,
     "leave": actions.leave,
 }
 
@@ -315,6 +317,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Events published for the room (rooms.publish), already encoded."""
         self.version = max(self.version, event["last"])
         await self.send(text_data=event["text"])
+
+    async def room_unseated(self, event: dict) -> None:
+        """A seat left or was removed: its other sockets close as not
+        seated (the page then shows the join form, or that it was removed)."""
+        if event["seat"] == self.seat and not self.closing:
+            await self.close(code=CLOSE_NOT_MEMBER)
 
 
 # -- watchers ----------------------------------------------------------------

@@ -442,13 +442,20 @@ def wake_at(state: Together) -> datetime | None:
 # -- a player's requests ---------------------------------------------------
 
 
+def _require_seated(state: Together, seat: int) -> None:
+    """Only a player of this pile acts on it, pauses or resumes it, not
+    someone watching it."""
+    index = state.find(seat)
+    if index is None or state.seats[index].left:
+        raise Refused("not_seated", "you watch this pile; you play the next deal")
+
+
 def _acting(state: Together, seat: int, now: datetime) -> int:
     """The index of the seat asking, once it may act on the pile now."""
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     index = state.find(seat)
-    if index is None or state.seats[index].left:
-        raise Refused("not_seated", "you watch this pile; you play the next deal")
     if state.paused:
         raise Conflict("paused", "the game is paused")
     since = state.clock.running_since
@@ -571,20 +578,22 @@ def leave(state: Together, seat: int, now: datetime) -> Together:
     return state
 
 
-def pause(state: Together, now: datetime) -> Together:
+def pause(state: Together, seat: int, now: datetime) -> Together:
     """Stop the shared clock, and with it the turn's time."""
     state = run_due(state, now)
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     if state.paused:
         return state
     return replace(state, paused=True, clock=state.clock.stopped(now))
 
 
-def resume(state: Together, now: datetime) -> Together:
+def resume(state: Together, seat: int, now: datetime) -> Together:
     """Run the clock again: the turn has the time it had left at the pause."""
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     if not state.paused:
         return state
     return replace(state, paused=False, clock=state.clock.started(now))

@@ -27,4 +27,5 @@ urlpatterns = [
     path("rooms/join", views.join, name="join"),
     path("r/<room_code:code>", views.room, name="room"),
     path("watch", views.watch, name="watch"),
+    path("rooms/rules", views.rules, name="rules"),
 ]

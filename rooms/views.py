@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.players import current_player
 from rooms import actions
+from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
 from rooms.race import RaceError
@@ -93,3 +94,8 @@ def room(request, code: str):
         form = NameForm(initial={"name": player.display_name})
         return render(request, "rooms/join.html", {"room": room, "form": form})
     return render(request, "rooms/room.html", {"room": room})
+
+
+def rules(request):
+    """How a room keeps its manners: pauses, removing people, locking."""
+    return render(request, "rooms/rules.html", {"pauses": PAUSES_PER_DEAL})
