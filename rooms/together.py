@@ -401,15 +401,31 @@ def absence(state: Together, now: datetime) -> Together:
     return _set_away(state, index, True, at)
 
 
+def _begun_now(before: Together, after: Together, now_ms: int) -> Together:
+    """A turn the timer begins starts when the timer applies it, never in
+    the past: after the timer was down (or late), the next player still
+    gets their whole 30 s, and a bot that comes next thinks from now, so
+    the moves due during an outage do not cascade one after another."""
+    begun = after.turn is not None and after.turn_no != before.turn_no
+    if begun and after.status == PLAYING and after.turn_start_ms < now_ms:
+        return replace(after, turn_start_ms=now_ms)
+    return after
+
+
 def run_due(state: Together, now: datetime) -> Together:
-    """Everything that has come due by `now`, in order."""
+    """Everything that has come due by `now`, in order. What was due during
+    an outage happens once: the overdue turn ends (or the overdue bot
+    moves) at its own time, and the turn after it begins now."""
+    now_ms = state.game_ms(now)
     while True:
         after = absence(state, now)
         if after is state:
-            after = timeout(bot_step(state, now), now)
+            after = bot_step(state, now)
+        if after is state:
+            after = timeout(state, now)
         if after is state:
             return state
-        state = after
+        state = _begun_now(state, after, now_ms)
 
 
 def _turn_due_ms(state: Together) -> int | None:
