@@ -275,7 +275,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _dispatch(self, kind: str, fields: dict, ref) -> None:
         if kind == "ping":
-            await self.send_json({"type": "pong", "ref": ref, "t": _now_ms()})
+            # The room's version rides on the pong: a client whose last
+            # notification was dropped sees it is behind even while the
+            # room is quiet, and syncs.
+            latest = await in_thread(_room_version)(self.code)
+            pong = {"type": "pong", "ref": ref, "t": _now_ms(), "v": latest}
+            await self.send_json(pong)
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from rooms import actions
+from rooms import actions, consumers
 from rooms.actions import MAX_SEATS
 from tests.room_helpers import guest_cookie_value, person
 from tests.run_helpers import Browser
@@ -112,3 +112,25 @@ def test_a_blank_name_on_the_invite_link_answers_400_as_html():
 )
 def test_an_unroutable_id_answers_404(path):
     assert Browser().client.get(path).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_pong_carries_the_rooms_version_so_a_lost_event_is_noticed(
+    monkeypatch,
+):
+    """Point 7: a change whose notification never arrived shows in the
+    next pong's version, and sync brings it."""
+    # The embedded setup's own look at the database would find it first.
+    monkeypatch.setattr(consumers, "WATCH_S", 3600)
+    room, ann, bob, _ = await racing_room()
+    ws = await joined(room, ann)
+    pong = await reply_to(ws, {"type": "ping", "ref": "p1"})
+    had = pong["v"]
+    monkeypatch.setattr(actions, "publish_on_commit", lambda code, events: None)
+    await database_sync_to_async(actions.lock_room)(room.code, ann, True)
+    assert await ws.receive_nothing(timeout=0.3)  # the notification was lost
+    pong = await reply_to(ws, {"type": "ping", "ref": "p2"})
+    assert pong["v"] == had + 1
+    caught_up = await reply_to(ws, {"type": "sync", "since": had, "ref": "s"})
+    assert [e["v"] for e in caught_up["events"]] == [had + 1]
+    await ws.disconnect()
