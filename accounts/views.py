@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
@@ -20,6 +21,7 @@ from accounts.players import (
     current_player,
     guest_from_cookie,
 )
+from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
 from games.models import BestTime
 
 
@@ -29,6 +31,7 @@ def _forget_guest(response: HttpResponseRedirect) -> HttpResponseRedirect:
     return response
 
 
+@throttled(Throttle("sign_up", BY_ADDRESS))
 def signup(request):
     if request.user.is_authenticated:
         return redirect("accounts:profile")
@@ -51,6 +54,7 @@ def signup(request):
     return render(request, "accounts/signup.html", {"form": form, "guest": guest})
 
 
+@method_decorator(throttled(*SIGN_IN), name="dispatch")
 class SignInView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
@@ -97,4 +101,6 @@ def display_name(request):
     return _profile_page(request, player, form, status=400)
 
 
-password_change = login_required(PasswordChangeView.as_view())
+password_change = login_required(
+    throttled(Throttle("password_change", by_user))(PasswordChangeView.as_view())
+)

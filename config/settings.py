@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_ratelimit",
     "accounts",
     "games",
     "dailies",
@@ -168,4 +169,36 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+# -- Abuse limits (issue 15): throttles on HTTP (config/throttle.py) --------
+# Counted in the cache: Redis when REDIS_URL is set, so every daphne process
+# counts together; in the embedded setup (one daphne process) its memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tiles",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SILENCED_SYSTEM_CHECKS = [
+    # django-ratelimit calls a memory cache unshared: the embedded setup has
+    # a single daphne process, so there is nothing to share with.
+    *([] if REDIS_URL else ["django_ratelimit.E003"]),
+    # Its list of caches predates Django's own Redis cache, whose add and
+    # incr are Redis's own atomic commands.
+    "django_ratelimit.W001",
+]
+# "count/period": requests a key may make per window (s, m, h, d; "15m").
+THROTTLE_RATES = {
+    "sign_in_name": "10/15m",  # tries per user name
+    "sign_in": "30/15m",  # tries per address
+    "sign_up": "10/h",
+    "password_change": "10/15m",  # per signed-in user
+    "host": "10/10m",  # rooms hosted per player
+    "host_address": "30/h",  # and per address
+    "code_guess": "20/10m",  # wrong room codes per address
 }

@@ -10,6 +10,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.players import current_player
+from config.throttle import (
+    BY_ADDRESS,
+    CODE_GUESSES,
+    Throttle,
+    by_player,
+    guess_refused,
+    throttled,
+)
 from rooms import actions
 from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
@@ -38,6 +46,7 @@ def index(request):
 
 
 @require_POST
+@throttled(Throttle("host", by_player), Throttle("host_address", BY_ADDRESS))
 def host(request):
     form = NameForm(request.POST)
     if form.is_valid():
@@ -50,6 +59,8 @@ def host(request):
 
 @require_POST
 def join(request):
+    if (refused := guess_refused(request)) is not None:
+        return refused
     player = current_player(request)
     form = JoinForm(request.POST)
     if form.is_valid():
@@ -58,6 +69,8 @@ def join(request):
             actions.join_room(code, player, form.cleaned_data["name"])
             return redirect("rooms:room", code=code)
         except RaceError as e:
+            if e.code == "not_found":
+                CODE_GUESSES.hit(request)
             form.add_error("code" if e.code == "not_found" else None, e.message)
     host_form = NameForm(initial={"name": player.display_name})
     context = {"host_form": host_form, "join_form": form}
@@ -67,10 +80,13 @@ def join(request):
 def watch(request):
     """The TV page: a room's code, then its game, read-only (no seat)."""
     form = WatchForm(request.GET or None)
+    if form.is_bound and (refused := guess_refused(request)) is not None:
+        return refused
     if form.is_valid():
         code = form.cleaned_data["code"]
         if Room.objects.filter(code=code).exclude(status="closed").exists():
             return render(request, "rooms/watch.html", {"code": code})
+        CODE_GUESSES.hit(request)
         form.add_error("code", "No open room has that code.")
     status = 400 if form.is_bound else 200
     return render(request, "rooms/watch_code.html", {"form": form}, status=status)
@@ -78,7 +94,13 @@ def watch(request):
 
 def room(request, code: str):
     """The invite link: the room for its members, a join form for others."""
-    room = _open_room(code)
+    if (refused := guess_refused(request)) is not None:
+        return refused
+    try:
+        room = _open_room(code)
+    except Http404:
+        CODE_GUESSES.hit(request)
+        raise
     player = current_player(request)
     if request.method == "POST":
         form = NameForm(request.POST)

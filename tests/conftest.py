@@ -2,6 +2,7 @@
 clock the test moves by hand."""
 
 import pytest
+from django.core.cache import cache
 
 from rooms import actions
 from tests.room_helpers import RoomClock, person
@@ -29,3 +30,11 @@ def room(clock, ann, bob):
     actions.join_room(room.code, bob, "Bob")
     actions.start_game(room.code, ann)
     return room
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Every test starts with no throttle counted (config/throttle.py keeps
+    its counts in the cache, which outlives a test)."""
+    cache.clear()
+    yield
