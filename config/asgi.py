@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
 from config.static import CompressedStaticFilesHandler  # noqa: E402
 from config.websocket_frames import close_broken_frames  # noqa: E402
+from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
@@ -22,7 +23,7 @@ application = ProtocolTypeRouter(
         # daphne serves the static files itself: one process, nothing else to run.
         "http": CompressedStaticFilesHandler(django_http),
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AddressLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -21,8 +21,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.db import InterfaceError, OperationalError
 
-from rooms import actions
+from rooms import actions, limits
 from rooms.identity import player_for_scope
+from rooms.limits import (
+    HINT_RATE,
+    SOCKETS_PER_SEAT,
+    TokenBucket,
+)
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
@@ -36,24 +41,7 @@ CLOSE_NOT_MEMBER = 4403
 CLOSE_FLOOD = 4429
 CLOSE_LEFT = 4000
 CLOSE_NO_ROOM = 4404
-
-
-class TokenBucket:
-    """`rate` messages a second on average, bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+CLOSE_TOO_MANY = 4409
 
 
 def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
@@ -152,6 +140,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
     closing = False  # set once this consumer closed or saw the socket go
+    counted: tuple = ()  # this socket's keys in limits.SOCKETS
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -163,6 +152,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_MEMBER)
             return
         self.player, self.seat = found
+        if not self._count(("seat", self.code, self.player.pk), SOCKETS_PER_SEAT):
+            await self._refuse_too_many(
+                f"you have {SOCKETS_PER_SEAT} connections to this room already"
+            )
+            return
         self.bucket = TokenBucket(self.RATE, self.BURST)
         self.strikes = 0
         self.version = 0  # the last version this connection has sent
@@ -197,10 +191,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.closing = True
         await super().close(code, reason)
 
+    def _count(self, key: tuple, limit: int) -> bool:
+        if not limits.SOCKETS.take(key, limit):
+            return False
+        self.counted = (*self.counted, key)
+        return True
+
+    async def _refuse_too_many(self, reason: str) -> None:
+        # Accepted first so the page sees the reason, as for 4403.
+        await self.accept()
+        await self._error(None, "too_many_connections", reason)
+        await self.close(code=CLOSE_TOO_MANY)
+
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "player"):
-            return
         self.closing = True
+        for key in self.counted:
+            limits.SOCKETS.release(key)
+        if not hasattr(self, "bucket"):
+            return  # refused at connect: it joined nothing
         if self.watcher is not None:
             self.watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -284,6 +292,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":
+            if not limits.HINTS.allow(self.player.pk):
+                every = f"{1 / HINT_RATE:g}"
+                message = f"one hint every {every} seconds at most; try again soon"
+                await self._error(ref, "rate_limited", message)
+                return
             hint = database_sync_to_async(
                 _hint, thread_sensitive=False, executor=HINT_THREADS
             )

@@ -4,7 +4,7 @@ clock the test moves by hand."""
 import pytest
 from django.core.cache import cache
 
-from rooms import actions
+from rooms import actions, limits
 from tests.room_helpers import RoomClock, person
 
 
@@ -38,3 +38,10 @@ def fresh_throttles():
     its counts in the cache, which outlives a test)."""
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_socket_limits(monkeypatch):
+    """Sockets a test left open count for no later test (rooms.limits)."""
+    monkeypatch.setattr(limits, "SOCKETS", limits.SocketCounts())
+    monkeypatch.setattr(limits, "HINTS", limits.HintBuckets())
