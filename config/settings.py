@@ -10,6 +10,7 @@ defaults to off.
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 
@@ -160,8 +161,6 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
-SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
 LOGGING = {
@@ -191,6 +190,9 @@ SILENCED_SYSTEM_CHECKS = [
     # Its list of caches predates Django's own Redis cache, whose add and
     # incr are Redis's own atomic commands.
     "django_ratelimit.W001",
+    # HSTS preload is off unless SECURE_HSTS_PRELOAD asks (below), on
+    # purpose: Django's deploy check would have it on everywhere.
+    "security.W021",
 ]
 # "count/period": requests a key may make per window (s, m, h, d; "15m").
 THROTTLE_RATES = {
@@ -202,3 +204,40 @@ THROTTLE_RATES = {
     "host_address": "30/h",  # and per address
     "code_guess": "20/10m",  # wrong room codes per address
 }
+
+# -- Accounts and headers (issue 15) ---------------------------------------
+AUTH_PASSWORD_VALIDATORS += [{"NAME": f"{_VALIDATORS}.NumericPasswordValidator"}]
+# Django's own CSP: scripts only from this site, plus the one inline script
+# (the import map, templates/three_importmap.html) by its per-request nonce;
+# no 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+)
+MIDDLEWARE.append("config.headers.PermissionsPolicyMiddleware")
+TEMPLATES[0]["OPTIONS"]["context_processors"].append(
+    "django.template.context_processors.csp"
+)
+# Preloading is a promise to browsers' built-in lists that is slow to take
+# back: only when the deployment says so.
+SECURE_HSTS_PRELOAD = HTTPS and env_bool("SECURE_HSTS_PRELOAD", default=False)
+# X-Forwarded-Proto says "https" only when a proxy in front sets it (and
+# strips any the client sent); otherwise anyone could claim HTTPS.
+TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", default=False)
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if TRUST_X_FORWARDED_PROTO else None
+)
+# Staff sessions end after 12 hours (accounts/staff_sessions.py).
+STAFF_SESSION_AGE = env_int("STAFF_SESSION_AGE", 12 * 60 * 60)
