@@ -15,11 +15,13 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
+from accounts.models import Player
 from accounts.players import (
     GUEST_COOKIE,
     claim_guest,
     current_player,
     guest_from_cookie,
+    known_player,
 )
 from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
 from games.models import BestTime
@@ -80,13 +82,16 @@ def _profile_page(request, player, name_form, status=200):
         BestTime.objects.filter(player=player)
         .select_related("run")
         .order_by("board_key")
+        if player.pk is not None
+        else BestTime.objects.none()
     )
     context = {"player": player, "best_times": best_times, "name_form": name_form}
     return render(request, "accounts/profile.html", context, status=status)
 
 
 def profile(request):
-    player = current_player(request)
+    # A first visit shows a guest-to-be (not saved: nothing to keep yet).
+    player = known_player(request) or Player()
     return _profile_page(request, player, DisplayNameForm(instance=player))
 
 

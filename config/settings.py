@@ -241,3 +241,9 @@ SECURE_PROXY_SSL_HEADER = (
 )
 # Staff sessions end after 12 hours (accounts/staff_sessions.py).
 STAFF_SESSION_AGE = env_int("STAFF_SESSION_AGE", 12 * 60 * 60)
+
+# -- Guests (issue 15) -------------------------------------------------------
+CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
+    "task": "accounts.tasks.forget_empty_guests",
+    "schedule": 86400.0,
+}

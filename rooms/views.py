@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.players import current_player
+from accounts.players import current_player, known_player
 from config.throttle import (
     BY_ADDRESS,
     CODE_GUESSES,
@@ -32,9 +32,15 @@ def _open_room(code: str) -> Room:
     return room
 
 
+def _name(request) -> str:
+    """The name a form offers: the player's, or none for a new visitor."""
+    player = known_player(request)
+    return player.display_name if player else ""
+
+
 def index(request):
     """Host a room, or join one by its code."""
-    name = current_player(request).display_name
+    name = _name(request)
     return render(
         request,
         "rooms/index.html",
@@ -52,7 +58,7 @@ def host(request):
     if form.is_valid():
         room = actions.create_room(current_player(request), form.cleaned_data["name"])
         return redirect("rooms:room", code=room.code)
-    join_form = JoinForm(initial={"name": current_player(request).display_name})
+    join_form = JoinForm(initial={"name": _name(request)})
     context = {"host_form": form, "join_form": join_form}
     return render(request, "rooms/index.html", context, status=400)
 
@@ -61,18 +67,17 @@ def host(request):
 def join(request):
     if (refused := guess_refused(request)) is not None:
         return refused
-    player = current_player(request)
     form = JoinForm(request.POST)
     if form.is_valid():
         code = form.cleaned_data["code"]
         try:
-            actions.join_room(code, player, form.cleaned_data["name"])
+            actions.join_room(code, current_player(request), form.cleaned_data["name"])
             return redirect("rooms:room", code=code)
         except RaceError as e:
             if e.code == "not_found":
                 CODE_GUESSES.hit(request)
             form.add_error("code" if e.code == "not_found" else None, e.message)
-    host_form = NameForm(initial={"name": player.display_name})
+    host_form = NameForm(initial={"name": _name(request)})
     context = {"host_form": host_form, "join_form": form}
     return render(request, "rooms/index.html", context, status=400)
 
@@ -101,19 +106,20 @@ def room(request, code: str):
     except Http404:
         CODE_GUESSES.hit(request)
         raise
-    player = current_player(request)
     if request.method == "POST":
         form = NameForm(request.POST)
         if form.is_valid():
             try:
+                player = current_player(request)
                 actions.join_room(room.code, player, form.cleaned_data["name"])
                 return redirect("rooms:room", code=room.code)
             except RaceError as e:
                 form.add_error(None, e.message)
         context = {"room": room, "form": form}
         return render(request, "rooms/join.html", context, status=400)
-    if not room.members.filter(player=player).exists():
-        form = NameForm(initial={"name": player.display_name})
+    player = known_player(request)
+    if player is None or not room.members.filter(player=player).exists():
+        form = NameForm(initial={"name": _name(request)})
         return render(request, "rooms/join.html", {"room": room, "form": form})
     return render(request, "rooms/room.html", {"room": room})
 
