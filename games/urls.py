@@ -1,19 +1,13 @@
 from django.urls import path, register_converter
 
+from config.converters import Matching
 from games import api, views
 
 
-class RunId:
-    """What games.models.new_run_id makes: anything else (a NUL byte, which
-    PostgreSQL refuses in a query) answers 404 before any view."""
+class RunId(Matching):
+    """What games.models.new_run_id makes."""
 
     regex = "r_[A-Za-z0-9_-]{1,22}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
 
 
 register_converter(RunId, "run_id")

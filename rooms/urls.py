@@ -1,20 +1,13 @@
 from django.urls import path, register_converter
 
+from config.converters import Matching
 from rooms import views
 
 
-class RoomCode:
-    """Letters and digits only: anything else (a NUL byte, which PostgreSQL
-    refuses in a query) is no room's code and answers 404 before any view.
-    Lower case is allowed, people type codes that way."""
+class RoomCode(Matching):
+    """Letters and digits; lower case too, people type codes that way."""
 
     regex = "[A-Za-z0-9]{1,12}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
 
 
 register_converter(RoomCode, "room_code")

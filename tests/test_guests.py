@@ -63,7 +63,7 @@ def test_the_cookie_names_a_random_token_not_the_id():
     raw = signing.TimestampSigner(salt=GUEST_COOKIE_SALT).unsign(
         me.client.cookies[GUEST_COOKIE].value
     )
-    assert raw == guest.guest_token and str(guest.pk) not in raw
+    assert raw == guest.guest_token and not raw.isdigit()
     assert len(raw) >= 20
 
 
@@ -88,7 +88,7 @@ def test_empty_guests_are_forgotten_after_a_day_and_the_rest_kept():
     me.start()
     Player.objects.filter(user__isnull=True, runs__isnull=False).update(created=old)
     actions.create_room(seated, "Seated")
-    assert forget_empty_guests.delay().get() == 1
+    assert forget_empty_guests() == 1  # as beat would have the worker run it
     assert not Player.objects.filter(pk=empty.pk).exists()
     assert Player.objects.filter(pk__in=[seated.pk, fresh.pk]).count() == 2
     assert Player.objects.filter(runs__isnull=False).exists()
