@@ -16,6 +16,10 @@ def guest_name() -> str:
     return f"Guest {secrets.randbelow(9000) + 1000}"
 
 
+def new_guest_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
 class Player(models.Model):
     display_name = models.CharField(max_length=DISPLAY_NAME_MAX, default=guest_name)
     # Null for a guest, who is known by a signed cookie on their device.
@@ -26,6 +30,9 @@ class Player(models.Model):
         on_delete=models.CASCADE,
         related_name="player",
     )
+    # What the guest cookie names (signed): random, so the cookie tells
+    # nobody how many players there are or which id is next.
+    guest_token = models.CharField(max_length=32, unique=True, default=new_guest_token)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -1,8 +1,11 @@
 """Finding the Player behind a request, and folding a guest into an account.
 
-Guests are remembered by a long-lived signed cookie holding their Player id,
-not by the session: the session is flushed on sign-out, and a guest's best
-times must stay with the device. Signed-in players are found through the user.
+Guests are remembered by a long-lived signed cookie holding their Player's
+random guest token (never the row's id), not by the session: the session is
+flushed on sign-out, and a guest's best times must stay with the device.
+Signed-in players are found through the user. A visitor gets a Player row
+only when they do something that needs one (play, host, join, name
+themselves): `current_player`; pages that only look use `known_player`.
 """
 
 from django.conf import settings
@@ -16,7 +19,8 @@ from accounts.signals import player_merging
 GUEST_COOKIE = "tiles_player"
 GUEST_COOKIE_SALT = "accounts.guest"
 GUEST_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
-# Set on the request when a new guest was created and the cookie must be sent.
+# Set on the request when the guest cookie must be sent: a new guest, or an
+# old cookie to replace.
 _NEW_GUEST = "_tiles_new_guest"
 _CACHE = "_tiles_player"
 
@@ -30,20 +34,43 @@ def guest_from_cookie_value(value: str | None) -> Player | None:
 
     Takes the value rather than a request so websocket consumers, which see
     cookies in their scope, find guests the same way."""
+    token = _unsigned(value)
+    if token is None:
+        return None
+    guests = Player.objects.filter(user__isnull=True)
+    if token.isdigit():  # a cookie from before tokens: it named the row's id
+        return guests.filter(pk=int(token)).first()
+    return guests.filter(guest_token=token).first()
+
+
+def _unsigned(value: str | None) -> str | None:
     if not value:
         return None
     try:
-        pk = _signer().unsign(value, max_age=GUEST_COOKIE_AGE)
+        return _signer().unsign(value, max_age=GUEST_COOKIE_AGE)
     except signing.BadSignature:
         return None
-    if not pk.isdigit():
-        return None
-    return Player.objects.filter(pk=int(pk), user__isnull=True).first()
 
 
 def guest_from_cookie(request: HttpRequest) -> Player | None:
-    """The guest this device's cookie names, if it is still a guest."""
-    return guest_from_cookie_value(request.COOKIES.get(GUEST_COOKIE))
+    """The guest this device's cookie names, if it is still a guest. An old
+    cookie naming the row's id is replaced by one naming the token."""
+    value = request.COOKIES.get(GUEST_COOKIE)
+    guest = guest_from_cookie_value(value)
+    if guest is not None and (_unsigned(value) or "").isdigit():
+        setattr(request, _NEW_GUEST, guest)
+    return guest
+
+
+def known_player(request: HttpRequest) -> Player | None:
+    """The Player making this request if there is one yet; never creates
+    a guest (a page that only shows things)."""
+    cached = getattr(request, _CACHE, None)
+    if cached is not None:
+        return cached
+    if request.user.is_authenticated:
+        return Player.objects.filter(user=request.user).first()
+    return guest_from_cookie(request)
 
 
 def current_player(request: HttpRequest) -> Player:
@@ -66,13 +93,14 @@ def current_player(request: HttpRequest) -> Player:
 
 
 def remember_guest(request: HttpRequest, response: HttpResponse) -> None:
-    """Send the guest cookie if this request created a guest."""
+    """Send the guest cookie if this request created a guest (or found one
+    by an old cookie)."""
     player = getattr(request, _NEW_GUEST, None)
     if player is None:
         return
     response.set_cookie(
         GUEST_COOKIE,
-        _signer().sign(str(player.pk)),
+        _signer().sign(player.guest_token),
         max_age=GUEST_COOKIE_AGE,
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,

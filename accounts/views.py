@@ -11,15 +11,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
+from accounts.models import Player
 from accounts.players import (
     GUEST_COOKIE,
     claim_guest,
     current_player,
     guest_from_cookie,
+    known_player,
 )
+from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
 from games.models import BestTime
 
 
@@ -29,6 +33,7 @@ def _forget_guest(response: HttpResponseRedirect) -> HttpResponseRedirect:
     return response
 
 
+@throttled(Throttle("sign_up", BY_ADDRESS))
 def signup(request):
     if request.user.is_authenticated:
         return redirect("accounts:profile")
@@ -51,6 +56,7 @@ def signup(request):
     return render(request, "accounts/signup.html", {"form": form, "guest": guest})
 
 
+@method_decorator(throttled(*SIGN_IN), name="dispatch")
 class SignInView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
@@ -76,13 +82,16 @@ def _profile_page(request, player, name_form, status=200):
         BestTime.objects.filter(player=player)
         .select_related("run")
         .order_by("board_key")
+        if player.pk is not None
+        else BestTime.objects.none()
     )
     context = {"player": player, "best_times": best_times, "name_form": name_form}
     return render(request, "accounts/profile.html", context, status=status)
 
 
 def profile(request):
-    player = current_player(request)
+    # A first visit shows a guest-to-be (not saved: nothing to keep yet).
+    player = known_player(request) or Player()
     return _profile_page(request, player, DisplayNameForm(instance=player))
 
 
@@ -97,4 +106,6 @@ def display_name(request):
     return _profile_page(request, player, form, status=400)
 
 
-password_change = login_required(PasswordChangeView.as_view())
+password_change = login_required(
+    throttled(Throttle("password_change", by_user))(PasswordChangeView.as_view())
+)

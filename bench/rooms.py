@@ -132,7 +132,10 @@ class ScriptedRacer:
             "127.0.0.1",
             self.server.port,
             f"/ws/rooms/{self.code}/",
-            {"Origin": "http://127.0.0.1", "Cookie": f"tiles_player={cookie}"},
+            {
+                "Origin": f"http://127.0.0.1:{self.server.port}",
+                "Cookie": f"tiles_player={cookie}",
+            },
         )
         self.listener = asyncio.create_task(self.listen())
 

@@ -10,21 +10,25 @@ django_http = get_asgi_application()
 # Imported after Django is set up: these modules import models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.longlived import freeze_start_up  # noqa: E402
 from config.static import CompressedStaticFilesHandler  # noqa: E402
+from config.websocket_frames import close_broken_frames  # noqa: E402
+from rooms.limits import AddressLimit  # noqa: E402
+from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # daphne serves the static files itself: one process, nothing else to run.
         "http": CompressedStaticFilesHandler(django_http),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": SameOriginValidator(
+            AddressLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
+
+close_broken_frames()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

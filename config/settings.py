@@ -10,6 +10,7 @@ defaults to off.
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_ratelimit",
     "accounts",
     "games",
     "dailies",
@@ -159,8 +161,6 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
-SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
 LOGGING = {
@@ -168,4 +168,82 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+# -- Abuse limits (issue 15): throttles on HTTP (config/throttle.py) --------
+# Counted in the cache: Redis when REDIS_URL is set, so every daphne process
+# counts together; in the embedded setup (one daphne process) its memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tiles",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SILENCED_SYSTEM_CHECKS = [
+    # django-ratelimit calls a memory cache unshared: the embedded setup has
+    # a single daphne process, so there is nothing to share with.
+    *([] if REDIS_URL else ["django_ratelimit.E003"]),
+    # Its list of caches predates Django's own Redis cache, whose add and
+    # incr are Redis's own atomic commands.
+    "django_ratelimit.W001",
+    # HSTS preload is off unless SECURE_HSTS_PRELOAD asks (below), on
+    # purpose: Django's deploy check would have it on everywhere.
+    "security.W021",
+]
+# "count/period": requests a key may make per window (s, m, h, d; "15m").
+THROTTLE_RATES = {
+    "sign_in_name": "10/15m",  # tries per user name
+    "sign_in": "30/15m",  # tries per address
+    "sign_up": "10/h",
+    "password_change": "10/15m",  # per signed-in user
+    "host": "10/10m",  # rooms hosted per player
+    "host_address": "30/h",  # and per address
+    "code_guess": "20/10m",  # wrong room codes per address
+}
+
+# -- Accounts and headers (issue 15) ---------------------------------------
+AUTH_PASSWORD_VALIDATORS += [{"NAME": f"{_VALIDATORS}.NumericPasswordValidator"}]
+# Django's own CSP: scripts only from this site, plus the one inline script
+# (the import map, templates/three_importmap.html) by its per-request nonce;
+# no 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+)
+MIDDLEWARE.append("config.headers.PermissionsPolicyMiddleware")
+TEMPLATES[0]["OPTIONS"]["context_processors"].append(
+    "django.template.context_processors.csp"
+)
+# Preloading is a promise to browsers' built-in lists that is slow to take
+# back: only when the deployment says so.
+SECURE_HSTS_PRELOAD = HTTPS and env_bool("SECURE_HSTS_PRELOAD", default=False)
+# X-Forwarded-Proto says "https" only when a proxy in front sets it (and
+# strips any the client sent); otherwise anyone could claim HTTPS.
+TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", default=False)
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if TRUST_X_FORWARDED_PROTO else None
+)
+# Staff sessions end after 12 hours (accounts/staff_sessions.py).
+STAFF_SESSION_AGE = env_int("STAFF_SESSION_AGE", 12 * 60 * 60)
+
+# -- Guests (issue 15) -------------------------------------------------------
+CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
+    "task": "accounts.tasks.forget_empty_guests",
+    "schedule": 86400.0,
 }

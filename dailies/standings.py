@@ -35,10 +35,14 @@ def _order(ms: int, hints: int, shuffles: int) -> tuple:
 def leaderboard(board_key: str, size: int = LEADERBOARD_SIZE) -> list[Entry]:
     """Each registered player's best clear of a board, best first.
 
-    Guests never appear: their names are made up and their devices change.
+    Guests never appear: their names are made up and their devices change;
+    nor do clears played faster than a person can (games.pace).
     """
     won = Run.objects.filter(
-        board_key=board_key, status=Run.Status.WON, player__user__isnull=False
+        board_key=board_key,
+        status=Run.Status.WON,
+        player__user__isnull=False,
+        too_fast=False,
     ).values_list("player_id", "player__display_name", "banked_ms", "hints", "shuffles")
     best: dict[int, tuple[tuple, str, int, int]] = {}
     for player_id, name, ms, hints, shuffles in won:

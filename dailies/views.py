@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from accounts.models import Player
-from accounts.players import guest_from_cookie
+from accounts.players import known_player
 from dailies import days
 from dailies.deals import HEADLINE_LAYOUT
 from dailies.keys import daily_key, level_key
@@ -26,13 +26,6 @@ from games.engine.layout import Layout
 from games.layouts import playable_layouts
 
 DAILY_BOARD_SIZE = 10
-
-
-def viewer(request) -> Player | None:
-    """The Player looking at the page, without making a guest for a visit."""
-    if request.user.is_authenticated:
-        return Player.objects.filter(user=request.user).first()
-    return guest_from_cookie(request)
 
 
 def board_url(layout_slug: str, key: str) -> str:
@@ -73,7 +66,7 @@ def daily(request, day: str | None = None):
         days.check_open(shown, today)
     except days.DayNotOpen as e:
         raise Http404(str(e)) from None
-    cards = _cards(shown, viewer(request))
+    cards = _cards(shown, known_player(request))
     context = {
         "day": shown,
         "today": today,
@@ -95,7 +88,7 @@ class LevelCell:
 
 
 def levels(request):
-    player = viewer(request)
+    player = known_player(request)
     open_up_to = unlocked_level(player)
     keys = [level_key(n) for n in range(1, LEVELS + 1)]
     best = best_times(player, keys)

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Player
-from games import boards, play
+from games import boards, pace, play
 from games.engine.formats import deal_to_json
 from games.engine.hint import Hint
 from games.engine.safety import Safety
@@ -79,8 +79,10 @@ def _save(run: Run, state: play.RunState, now: datetime) -> Run:
         return run  # a retried request: nothing to write
     was_in_play = run.status in play.IN_PLAY
     run.set_state(state, now)
-    if was_in_play and run.status == play.WON and run.clean:
-        _record_best(run, now)
+    if was_in_play and run.status == play.WON:
+        run.too_fast = not pace.human_paced(run.move_ms)
+        if run.clean and not run.too_fast:
+            _record_best(run, now)
     run.save()
     return run
 

@@ -16,8 +16,16 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Run)
 class RunAdmin(ReadOnlyAdmin):
-    list_display = ["public_id", "player", "board_key", "status", "created"]
-    list_filter = ["status", "mode"]
+    list_display = [
+        "public_id",
+        "player",
+        "board_key",
+        "status",
+        "too_fast",
+        "created",
+    ]
+    # "Too fast": wins faster than a person can tap, kept for a look.
+    list_filter = ["too_fast", "status", "mode"]
     search_fields = ["public_id", "board_key", "player__display_name"]
 
 

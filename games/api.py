@@ -14,7 +14,7 @@ from functools import wraps
 from django.http import HttpRequest, JsonResponse
 
 from accounts.models import Player
-from accounts.players import current_player
+from accounts.players import current_player, known_player
 from games import actions, boards
 from games.models import Run
 from games.play import BadMove, PlayError
@@ -53,6 +53,8 @@ def run_json(run: Run) -> dict:
         "stuck": state.in_play and not board.cleared and not board.has_move(),
         "best_ms": actions.best_ms(run.player, run.board_key),
         "new_best": run.set_best,
+        # Won faster than a person can tap (docs/fair-play.md): never ranked.
+        "too_fast": run.too_fast,
     }
 
 
@@ -88,9 +90,11 @@ def _number(body: dict, name: str) -> int:
     return value
 
 
-def endpoint(method: str) -> Callable:
+def endpoint(method: str, starts: bool = False) -> Callable:
     """Allow one method; give the view (request, player, body, **url args);
-    turn the actions' errors into the API's error answers."""
+    turn the actions' errors into the API's error answers. Only a view that
+    `starts` a run makes a visitor a guest Player; for the others a visitor
+    with none has no run to find."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -99,8 +103,10 @@ def endpoint(method: str) -> Callable:
                 response = _error(405, "method", f"use {method} here")
                 response["Allow"] = method
                 return response
-            player = current_player(request)
+            player = current_player(request) if starts else known_player(request)
             try:
+                if player is None:
+                    raise actions.RunNotFound(f"no run {kwargs.get('run_id')!r}")
                 body = _body(request) if method == "POST" else {}
                 return view(request, player, body, **kwargs)
             except BadBody as e:
@@ -121,7 +127,7 @@ def endpoint(method: str) -> Callable:
     return decorate
 
 
-@endpoint("POST")
+@endpoint("POST", starts=True)
 def start(request, player: Player, body: dict) -> JsonResponse:
     key = body.get("board")
     if not isinstance(key, str) or not key:

@@ -68,13 +68,14 @@ def can_shuffle(mode_name: str) -> bool:
 
 def deal_for(key: str, player: Any = None) -> tuple[Mode, Deal]:
     """The mode of `key` and the deal to play on it; UnknownBoard if none,
-    BoardLocked if `player` (when given) may not open it."""
+    BoardLocked if `player` may not open it (None: a visitor with no
+    records yet, who may open what a newcomer may)."""
     if len(key) > MAX_KEY_LENGTH:
         raise UnknownBoard(f"board key longer than {MAX_KEY_LENGTH} characters")
     mode = mode_of(key)
     rest = key.partition(":")[2]
     try:
-        if player is not None and mode.check_player is not None:
+        if mode.check_player is not None:
             mode.check_player(rest, player)
         return mode, mode.resolve(rest)
     except UnknownBoard:

@@ -105,6 +105,9 @@ class RunState:
     # The deal's clearing order as dealt: a hint uses what is left of it
     # while every pair taken so far is one of its pairs.
     witness: tuple[Pair, ...] = ()
+    # The clock's reading when each pair of `moves` was taken, from the
+    # server's clock: the pace of a clear (games.pace).
+    move_ms: tuple[int, ...] = ()
 
     @property
     def clean(self) -> bool:
@@ -175,7 +178,13 @@ def take(state: RunState, a: int, b: int, move: int, now: datetime) -> RunState:
     status = PLAYING
     if board.cleared:
         status, clock = WON, clock.stopped(now)
-    return replace(state, moves=(*state.moves, (a, b)), status=status, clock=clock)
+    return replace(
+        state,
+        moves=(*state.moves, (a, b)),
+        move_ms=(*state.move_ms, clock.elapsed_ms(now)),
+        status=status,
+        clock=clock,
+    )
 
 
 def undo(state: RunState, move: int, now: datetime) -> RunState:
@@ -187,6 +196,7 @@ def undo(state: RunState, move: int, now: datetime) -> RunState:
     return replace(
         state,
         moves=state.moves[:-1],
+        move_ms=state.move_ms[:-1],
         undos=state.undos + 1,
         status=PLAYING,
         clock=_acting(state, now),
@@ -327,6 +337,7 @@ def restart(state: RunState, now: datetime) -> RunState:
         state,
         faces=state.initial_faces,
         moves=(),
+        move_ms=(),
         status=PLAYING,
         clock=Clock.dealt(now),
     )

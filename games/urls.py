@@ -1,10 +1,20 @@
-from django.urls import path
+from django.urls import path, register_converter
 
+from config.converters import Matching
 from games import api, api_companion, views
+
+
+class RunId(Matching):
+    """What games.models.new_run_id makes."""
+
+    regex = "r_[A-Za-z0-9_-]{1,22}"
+
+
+register_converter(RunId, "run_id")
 
 app_name = "games"
 
-run = "api/runs/<str:run_id>"
+run = "api/runs/<run_id:run_id>"
 urlpatterns = [
     path("api/runs", api.start, name="api_start"),
     path(run, api.detail, name="api_run"),

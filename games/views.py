@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from accounts.players import current_player
+from accounts.players import known_player
 from games.boards import BoardLocked, UnknownBoard, deal_for, free_key
 from games.engine.catalogue import UnknownLayout
 from games.layout_svg import pile_svg
@@ -23,7 +23,8 @@ def home(request):
 def board(request, slug: str):
     """The board page: new deals on one layout, or with `?board=<key>` a
     fixed board (a daily or a level) that is played on this layout."""
-    player = current_player(request)
+    # The page starts its run through the API; a look creates no guest.
+    player = known_player(request)
     key = request.GET.get("board")
     if key is None:
         key = free_key(slug)

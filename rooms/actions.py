@@ -23,7 +23,7 @@ from games.layouts import playable_layout
 from rooms import move_tx, race, sql, together
 from rooms.bots import LEVELS
 from rooms.models import NAME_MAX, Member, Room, Round
-from rooms.publish import publish_on_commit
+from rooms.publish import publish_on_commit, unseated_on_commit
 from rooms.race import Conflict, RaceError, Refused
 from rooms.sql import Writes
 from rooms.state import (
@@ -41,6 +41,9 @@ PILES = {"big": "turtle", "small": "small"}
 MODES = tuple(Round.Mode.values)
 # A client further behind than this many events gets a full state instead.
 MAX_REPLAY = 500
+# How often each player may pause one deal (the rules page says so): enough
+# for the doorbell, too few to stop a game again and again.
+PAUSES_PER_DEAL = 3
 
 
 class NotFound(RaceError):
@@ -338,6 +341,13 @@ def _late_racer(
     return _save_race(room, rnd.pk, old, new, writes)
 
 
+def _require_welcome(room: Room, player: Player) -> None:
+    if player.pk in room.removed:
+        raise Forbidden("removed", "the host removed you from this room")
+    if room.locked:
+        raise Forbidden("locked", "the host has locked this room to new players")
+
+
 def join_room(code: str, player: Player, name: str) -> Room:
     """Take a seat (or change one's display name when already seated)."""
     name = _clean_name(name)
@@ -347,6 +357,7 @@ def join_room(code: str, player: Player, name: str) -> Room:
         member = room.members.filter(player=player).first()
         events, writes = [], []
         if member is None:
+            _require_welcome(room, player)
             member = _seat(room, player=player, name=name)
             events.append(_late_racer(room, member, now, writes))
         elif member.name != name:
@@ -482,41 +493,78 @@ def leave(code: str, player: Player) -> Room:
     closes when only bots are left)."""
     with transaction.atomic():
         room = _locked(code)
-        now = current_time()
-        member = _member(room, player)
-        events, changed, writes = [], [], []
-        current = _racing_round(room)
-        if current is not None and current[0].is_together:
-            rnd = current[0]
-            old = rnd.together_state()
-            new = together.leave(old, member.seat, now)
-            if room.host_id == player.pk:
-                # The host's leaving ends the game where it stands.
-                new = replace(
-                    new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
-                )
-            events.append(_save_together(room, rnd, old, new))
-        elif current is not None:
-            rnd, rows = current
-            old = rnd.state(rows)
-            if room.host_id == player.pk:
-                new = race.abandon(old, now)
-            else:
-                new = race.leave(old, member.seat, now)
-            events.append(_save_race(room, rnd.pk, old, new, writes))
-        member.delete()
-        members = _members(room)
-        if room.host_id == player.pk:
-            heir = next((m for m in members if not m.is_bot), None)
-            room.host_id = heir.player_id if heir else None
-            room.status = Room.Status.LOBBY if heir else Room.Status.CLOSED
-            room.wake_at = None
-            room.current_round = None
-            changed = ["host", "status", "current_round"]
-            events += [("room", room_json(room, members)), ("round", None)]
-        events.append(("members", members_json(members)))
-        _emit(room, [e for e in events if e], now, *changed, writes=writes)
+        _unseat(room, _member(room, player), current_time())
         return room
+
+
+def remove_member(code: str, player: Player, seat: int) -> Room:
+    """The host takes a person out of the room (as if they had left), and
+    they cannot join it again. Bots go with remove_bot."""
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        member = room.members.filter(seat=seat, bot_level="").first()
+        if member is None:
+            raise Refused("no_person", f"nobody sits in seat {seat}")
+        if member.player_id == player.pk:
+            raise Refused("host_seat", "the host leaves with leave, not remove")
+        room.removed = [*room.removed, member.player_id]
+        room.save(update_fields=["removed"])
+        _unseat(room, member, current_time())
+        return room
+
+
+def lock_room(code: str, player: Player, locked: bool) -> Room:
+    """The host closes (or opens again) the room to new members; those
+    seated stay."""
+    now = current_time()
+    with transaction.atomic():
+        room = _locked(code)
+        _require_host(room, player)
+        if room.locked == locked:
+            return room
+        room.locked = locked
+        _emit(room, [("room", room_json(room, _members(room)))], now, "locked")
+        return room
+
+
+def _unseat(room: Room, member: Member, now: datetime) -> None:
+    """Take `member` (a person) off the locked room, ending their part in
+    the round; the host's leaving ends the round and passes the room on."""
+    leaving_host = room.host_id == member.player_id
+    events, changed, writes = [], [], []
+    current = _racing_round(room)
+    if current is not None and current[0].is_together:
+        rnd = current[0]
+        old = rnd.together_state()
+        new = together.leave(old, member.seat, now)
+        if leaving_host:
+            # The host's leaving ends the game where it stands.
+            new = replace(
+                new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
+            )
+        events.append(_save_together(room, rnd, old, new))
+    elif current is not None:
+        rnd, rows = current
+        old = rnd.state(rows)
+        if leaving_host:
+            new = race.abandon(old, now)
+        else:
+            new = race.leave(old, member.seat, now)
+        events.append(_save_race(room, rnd.pk, old, new, writes))
+    member.delete()
+    members = _members(room)
+    if leaving_host:
+        heir = next((m for m in members if not m.is_bot), None)
+        room.host_id = heir.player_id if heir else None
+        room.status = Room.Status.LOBBY if heir else Room.Status.CLOSED
+        room.wake_at = None
+        room.current_round = None
+        changed = ["host", "status", "current_round"]
+        events += [("room", room_json(room, members)), ("round", None)]
+    events.append(("members", members_json(members)))
+    _emit(room, [e for e in events if e], now, *changed, writes=writes)
+    unseated_on_commit(room.code, member.seat)
 
 
 # -- a racer's moves -------------------------------------------------------
@@ -571,12 +619,39 @@ def stop_here(code: str, player: Player) -> Room:
     )
 
 
+def _count_pause(room: Room, seat: int) -> None:
+    """One more pause of this deal for the seat; refused past the limit.
+    Runs under the room's lock, inside the pause's transaction."""
+    member = room.members.get(seat=seat)
+    if member.pauses_round != room.current_round_id:
+        member.pauses, member.pauses_round = 0, room.current_round_id
+    if member.pauses >= PAUSES_PER_DEAL:
+        raise Refused(
+            "no_pauses_left",
+            f"you have used your {PAUSES_PER_DEAL} pauses of this deal",
+        )
+    member.pauses += 1
+    member.save(update_fields=["pauses", "pauses_round"])
+
+
+def _counted(pause_of):
+    """A pause change that counts the seat's pause when it stops the clock
+    (pausing a game already paused is harmless and free)."""
+
+    def change(st, seat, room, now):
+        new = pause_of(st, seat, now)
+        if new.paused and not st.paused:
+            _count_pause(room, seat)
+        return new
+
+    return change
+
+
 def pause(code: str, player: Player) -> Room:
-    return _round_action(
-        code,
-        player,
-        lambda st, seat, room, now: race.pause(st, now),
-        lambda st, seat, room, now: together.pause(st, now),
+    # Through the ORM rather than a race's two-round-trip path: a pause is
+    # rare, and it writes the member's count in the same transaction.
+    return _orm_round_action(
+        code, player, _counted(race.pause), _counted(together.pause)
     )
 
 
@@ -584,8 +659,8 @@ def resume(code: str, player: Player) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, seat, room, now: race.resume(st, now),
-        lambda st, seat, room, now: together.resume(st, now),
+        lambda st, seat, room, now: race.resume(st, seat, now),
+        lambda st, seat, room, now: together.resume(st, seat, now),
     )
 
 

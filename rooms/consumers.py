@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
@@ -20,8 +21,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.db import InterfaceError, OperationalError
 
-from rooms import actions
+from rooms import actions, limits
 from rooms.identity import player_for_scope
+from rooms.limits import (
+    HINT_RATE,
+    SOCKETS_PER_SEAT,
+    TokenBucket,
+)
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
@@ -35,24 +41,7 @@ CLOSE_NOT_MEMBER = 4403
 CLOSE_FLOOD = 4429
 CLOSE_LEFT = 4000
 CLOSE_NO_ROOM = 4404
-
-
-class TokenBucket:
-    """`rate` messages a second on average, bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+CLOSE_TOO_MANY = 4409
 
 
 def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
@@ -95,6 +84,16 @@ def _open_room_version(code: str) -> int | None:
     return rooms.values_list("version", flat=True).first()
 
 
+# What `?since=` may be: ASCII digits only (str.isdigit() also takes "²" or
+# "①", which int() refuses), and no more than a version can be.
+SINCE = re.compile(r"[0-9]{1,16}")
+
+
+def parse_since(raw: str) -> int | None:
+    """The version a reconnecting client has, or None for a full state."""
+    return int(raw) if SINCE.fullmatch(raw) else None
+
+
 def _catch_up(code: str, since: int | None) -> dict:
     """The events after `since` when they are all kept, else a full state."""
     room, members, rnd, state = actions.snapshot(code)
@@ -129,6 +128,8 @@ ACTIONS = {
     "deal": actions.deal_round,
     "add_bot": actions.add_bot,
     "remove_bot": actions.remove_bot,
+    "remove": actions.remove_member,
+    "lock": actions.lock_room,
     "leave": actions.leave,
 }
 
@@ -139,6 +140,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     RATE, BURST = 8.0, 24
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
+    closing = False  # set once this consumer closed or saw the socket go
+    counted: tuple = ()  # this socket's keys in limits.SOCKETS
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -150,6 +153,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_MEMBER)
             return
         self.player, self.seat = found
+        if not self._count(("seat", self.code, self.player.pk), SOCKETS_PER_SEAT):
+            await self._refuse_too_many(
+                f"you have {SOCKETS_PER_SEAT} connections to this room already"
+            )
+            return
         self.bucket = TokenBucket(self.RATE, self.BURST)
         self.strikes = 0
         self.version = 0  # the last version this connection has sent
@@ -162,7 +170,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         since = query.get("since", [""])[0]
         await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
-        await self._send_catch_up(int(since) if since.isdigit() else None)
+        await self._send_catch_up(parse_since(since))
         if isinstance(self.channel_layer, InMemoryChannelLayer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
@@ -173,9 +181,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.code, self.player, self.channel_name
         )
 
-    async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "player"):
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        # Events of the room may still be queued for this consumer after it
+        # closed (a Leave's own events): daphne would log each one sent.
+        if self.closing:
             return
+        await super().send(text_data, bytes_data, close)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
+    def _count(self, key: tuple, limit: int) -> bool:
+        if not limits.SOCKETS.take(key, limit):
+            return False
+        self.counted = (*self.counted, key)
+        return True
+
+    async def _refuse_too_many(self, reason: str) -> None:
+        # Accepted first so the page sees the reason, as for 4403.
+        await self.accept()
+        await self._error(None, "too_many_connections", reason)
+        await self.close(code=CLOSE_TOO_MANY)
+
+    async def disconnect(self, code: int) -> None:
+        self.closing = True
+        for key in self.counted:
+            limits.SOCKETS.release(key)
+        if not hasattr(self, "bucket"):
+            return  # refused at connect: it joined nothing
         if self.watcher is not None:
             self.watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -216,7 +250,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 return
             await self._error(None, "rate_limited", "too many messages; slow down")
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+        if text_data is None:
+            refusal = "send messages as text frames of JSON, not binary"
+            await self._error(None, "bad_message", refusal)
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:
             limit = f"send JSON text of {MAX_MESSAGE_CHARS} characters at most"
             await self._error(None, "bad_message", limit)
             return
@@ -246,10 +284,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _dispatch(self, kind: str, fields: dict, ref) -> None:
         if kind == "ping":
-            await self.send_json({"type": "pong", "ref": ref, "t": _now_ms()})
+            # The room's version rides on the pong: a client whose last
+            # notification was dropped sees it is behind even while the
+            # room is quiet, and syncs.
+            latest = await in_thread(_room_version)(self.code)
+            pong = {"type": "pong", "ref": ref, "t": _now_ms(), "v": latest}
+            await self.send_json(pong)
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":
+            if not limits.HINTS.allow(self.player.pk):
+                every = f"{1 / HINT_RATE:g}"
+                message = f"one hint every {every} seconds at most; try again soon"
+                await self._error(ref, "rate_limited", message)
+                return
             hint = database_sync_to_async(
                 _hint, thread_sensitive=False, executor=HINT_THREADS
             )
@@ -288,6 +336,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Events published for the room (rooms.publish), already encoded."""
         self.version = max(self.version, event["last"])
         await self.send(text_data=event["text"])
+
+    async def room_unseated(self, event: dict) -> None:
+        """A seat left or was removed: its other sockets close as not
+        seated (the page then shows the join form, or that it was removed)."""
+        if event["seat"] == self.seat and not self.closing:
+            await self.close(code=CLOSE_NOT_MEMBER)
 
 
 # -- watchers ----------------------------------------------------------------

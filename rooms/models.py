@@ -58,6 +58,10 @@ class Room(models.Model):
     # When run_timers must next look at this room (a time limit, a bot's
     # move); null when nothing is due.
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The host's manners: a locked room takes no new members, and a person
+    # the host removed (their Player id here) cannot join again.
+    locked = models.BooleanField(default=False)
+    removed = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -79,6 +83,10 @@ class Member(models.Model):
     bot_level = models.CharField(max_length=8, blank=True)
     name = models.CharField(max_length=NAME_MAX)
     joined = models.DateTimeField(auto_now_add=True)
+    # Pauses this member made in the round `pauses_round` (a Round's id):
+    # counted per deal (rooms.actions.PAUSES_PER_DEAL).
+    pauses = models.PositiveSmallIntegerField(default=0)
+    pauses_round = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["seat"]

@@ -73,6 +73,8 @@ SCHEMAS: dict[str, dict] = {
     },
     "add_bot": {"level": OneOf(LEVELS)},
     "remove_bot": {"seat": COUNT},
+    "remove": {"seat": COUNT},
+    "lock": {"locked": OneOf((True, False))},
     "leave": {},
     "visible": {"visible": OneOf((True, False))},
     "sync": {"since": Whole(0, 2**53)},

@@ -40,3 +40,18 @@ def publish_on_commit(code: str, events: list[dict]) -> None:
     nobody hears of a change that was rolled back."""
     if events:
         transaction.on_commit(lambda: _send(code, events))
+
+
+def _send_unseated(code: str, seat: int) -> None:
+    message = {"type": "room.unseated", "seat": seat}
+    try:
+        async_to_sync(get_channel_layer().group_send)(group_name(code), message)
+    except Exception:
+        # The seat is gone either way: its socket's next action is refused.
+        log.exception("could not tell room %s that seat %s left", code, seat)
+
+
+def unseated_on_commit(code: str, seat: int) -> None:
+    """Once committed, close the sockets still open for a seat that left
+    or was removed (another tab of theirs; the removed player's page)."""
+    transaction.on_commit(lambda: _send_unseated(code, seat))

@@ -437,18 +437,27 @@ def leave(race: Race, seat: int, now: datetime) -> Race:
 # -- the whole race --------------------------------------------------------
 
 
-def pause(race: Race, now: datetime) -> Race:
+def _require_still_racing(race: Race, seat: int) -> None:
+    """Only a racer still playing stops or starts everyone's clock: not a
+    late joiner watching, nor one who has cleared or stopped."""
+    if not race.racer(seat).playing:
+        raise Refused("done", "you are out of this race: the others play on")
+
+
+def pause(race: Race, seat: int, now: datetime) -> Race:
     race = settle(race, now)
     if race.status != RACING:
         raise Conflict("over", "this race is over")
+    _require_still_racing(race, seat)
     if race.paused:
         return race
     return replace(race, paused=True, clock=race.clock.stopped(now))
 
 
-def resume(race: Race, now: datetime) -> Race:
+def resume(race: Race, seat: int, now: datetime) -> Race:
     if race.status != RACING:
         raise Conflict("over", "this race is over")
+    _require_still_racing(race, seat)
     if not race.paused:
         return race
     return replace(race, paused=False, clock=race.clock.started(now))

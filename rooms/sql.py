@@ -86,7 +86,7 @@ def _when(value: datetime | None):
 
 
 def _locked(row: tuple) -> Locked:
-    room_id, code, host_id, status, version, round_id, mode, seat = row
+    room_id, code, host_id, status, version, round_id, locked, mode, seat = row
     room = Room(
         id=room_id,
         code=code,
@@ -94,12 +94,14 @@ def _locked(row: tuple) -> Locked:
         status=status,
         version=version,
         current_round_id=round_id,
+        locked=locked,
     )
     return Locked(room, seat, mode)
 
 
 _ROOM_COLUMNS = (
-    "r.id, r.code, r.host_id, r.status, r.version, r.current_round_id, rd.mode"
+    "r.id, r.code, r.host_id, r.status, r.version, r.current_round_id,"
+    " r.locked, rd.mode"
 )
 
 

@@ -17,6 +17,7 @@ def room_json(room: Room, members: list[Member]) -> dict:
         "status": room.status,
         "host_seat": host,
         "settings": room.settings,
+        "locked": room.locked,
     }
 
 

@@ -401,15 +401,31 @@ def absence(state: Together, now: datetime) -> Together:
     return _set_away(state, index, True, at)
 
 
+def _begun_now(before: Together, after: Together, now_ms: int) -> Together:
+    """A turn the timer begins starts when the timer applies it, never in
+    the past: after the timer was down (or late), the next player still
+    gets their whole 30 s, and a bot that comes next thinks from now, so
+    the moves due during an outage do not cascade one after another."""
+    begun = after.turn is not None and after.turn_no != before.turn_no
+    if begun and after.status == PLAYING and after.turn_start_ms < now_ms:
+        return replace(after, turn_start_ms=now_ms)
+    return after
+
+
 def run_due(state: Together, now: datetime) -> Together:
-    """Everything that has come due by `now`, in order."""
+    """Everything that has come due by `now`, in order. What was due during
+    an outage happens once: the overdue turn ends (or the overdue bot
+    moves) at its own time, and the turn after it begins now."""
+    now_ms = state.game_ms(now)
     while True:
         after = absence(state, now)
         if after is state:
-            after = timeout(bot_step(state, now), now)
+            after = bot_step(state, now)
+        if after is state:
+            after = timeout(state, now)
         if after is state:
             return state
-        state = after
+        state = _begun_now(state, after, now_ms)
 
 
 def _turn_due_ms(state: Together) -> int | None:
@@ -442,13 +458,20 @@ def wake_at(state: Together) -> datetime | None:
 # -- a player's requests ---------------------------------------------------
 
 
+def _require_seated(state: Together, seat: int) -> None:
+    """Only a player of this pile acts on it, pauses or resumes it, not
+    someone watching it."""
+    index = state.find(seat)
+    if index is None or state.seats[index].left:
+        raise Refused("not_seated", "you watch this pile; you play the next deal")
+
+
 def _acting(state: Together, seat: int, now: datetime) -> int:
     """The index of the seat asking, once it may act on the pile now."""
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     index = state.find(seat)
-    if index is None or state.seats[index].left:
-        raise Refused("not_seated", "you watch this pile; you play the next deal")
     if state.paused:
         raise Conflict("paused", "the game is paused")
     since = state.clock.running_since
@@ -571,20 +594,22 @@ def leave(state: Together, seat: int, now: datetime) -> Together:
     return state
 
 
-def pause(state: Together, now: datetime) -> Together:
+def pause(state: Together, seat: int, now: datetime) -> Together:
     """Stop the shared clock, and with it the turn's time."""
     state = run_due(state, now)
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     if state.paused:
         return state
     return replace(state, paused=True, clock=state.clock.stopped(now))
 
 
-def resume(state: Together, now: datetime) -> Together:
+def resume(state: Together, seat: int, now: datetime) -> Together:
     """Run the clock again: the turn has the time it had left at the pause."""
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _require_seated(state, seat)
     if not state.paused:
         return state
     return replace(state, paused=False, clock=state.clock.started(now))

@@ -9,8 +9,17 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.players import current_player
+from accounts.players import current_player, known_player
+from config.throttle import (
+    BY_ADDRESS,
+    CODE_GUESSES,
+    Throttle,
+    by_player,
+    guess_refused,
+    throttled,
+)
 from rooms import actions
+from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
 from rooms.race import RaceError
@@ -23,9 +32,15 @@ def _open_room(code: str) -> Room:
     return room
 
 
+def _name(request) -> str:
+    """The name a form offers: the player's, or none for a new visitor."""
+    player = known_player(request)
+    return player.display_name if player else ""
+
+
 def index(request):
     """Host a room, or join one by its code."""
-    name = current_player(request).display_name
+    name = _name(request)
     return render(
         request,
         "rooms/index.html",
@@ -37,28 +52,32 @@ def index(request):
 
 
 @require_POST
+@throttled(Throttle("host", by_player), Throttle("host_address", BY_ADDRESS))
 def host(request):
     form = NameForm(request.POST)
     if form.is_valid():
         room = actions.create_room(current_player(request), form.cleaned_data["name"])
         return redirect("rooms:room", code=room.code)
-    join_form = JoinForm(initial={"name": current_player(request).display_name})
+    join_form = JoinForm(initial={"name": _name(request)})
     context = {"host_form": form, "join_form": join_form}
     return render(request, "rooms/index.html", context, status=400)
 
 
 @require_POST
 def join(request):
-    player = current_player(request)
+    if (refused := guess_refused(request)) is not None:
+        return refused
     form = JoinForm(request.POST)
     if form.is_valid():
         code = form.cleaned_data["code"]
         try:
-            actions.join_room(code, player, form.cleaned_data["name"])
+            actions.join_room(code, current_player(request), form.cleaned_data["name"])
             return redirect("rooms:room", code=code)
         except RaceError as e:
+            if e.code == "not_found":
+                CODE_GUESSES.hit(request)
             form.add_error("code" if e.code == "not_found" else None, e.message)
-    host_form = NameForm(initial={"name": player.display_name})
+    host_form = NameForm(initial={"name": _name(request)})
     context = {"host_form": host_form, "join_form": form}
     return render(request, "rooms/index.html", context, status=400)
 
@@ -66,10 +85,13 @@ def join(request):
 def watch(request):
     """The TV page: a room's code, then its game, read-only (no seat)."""
     form = WatchForm(request.GET or None)
+    if form.is_bound and (refused := guess_refused(request)) is not None:
+        return refused
     if form.is_valid():
         code = form.cleaned_data["code"]
         if Room.objects.filter(code=code).exclude(status="closed").exists():
             return render(request, "rooms/watch.html", {"code": code})
+        CODE_GUESSES.hit(request)
         form.add_error("code", "No open room has that code.")
     status = 400 if form.is_bound else 200
     return render(request, "rooms/watch_code.html", {"form": form}, status=status)
@@ -77,18 +99,31 @@ def watch(request):
 
 def room(request, code: str):
     """The invite link: the room for its members, a join form for others."""
-    room = _open_room(code)
-    player = current_player(request)
+    if (refused := guess_refused(request)) is not None:
+        return refused
+    try:
+        room = _open_room(code)
+    except Http404:
+        CODE_GUESSES.hit(request)
+        raise
     if request.method == "POST":
         form = NameForm(request.POST)
         if form.is_valid():
             try:
+                player = current_player(request)
                 actions.join_room(room.code, player, form.cleaned_data["name"])
                 return redirect("rooms:room", code=room.code)
             except RaceError as e:
                 form.add_error(None, e.message)
-        return render(request, "rooms/join.html", {"room": room, "form": form}, 400)
-    if not room.members.filter(player=player).exists():
-        form = NameForm(initial={"name": player.display_name})
+        context = {"room": room, "form": form}
+        return render(request, "rooms/join.html", context, status=400)
+    player = known_player(request)
+    if player is None or not room.members.filter(player=player).exists():
+        form = NameForm(initial={"name": _name(request)})
         return render(request, "rooms/join.html", {"room": room, "form": form})
     return render(request, "rooms/room.html", {"room": room})
+
+
+def rules(request):
+    """How a room keeps its manners: pauses, removing people, locking."""
+    return render(request, "rooms/rules.html", {"pauses": PAUSES_PER_DEAL})

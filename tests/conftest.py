@@ -2,8 +2,9 @@
 clock the test moves by hand."""
 
 import pytest
+from django.core.cache import cache
 
-from rooms import actions
+from rooms import actions, limits
 from tests.room_helpers import RoomClock, person
 
 
@@ -29,3 +30,18 @@ def room(clock, ann, bob):
     actions.join_room(room.code, bob, "Bob")
     actions.start_game(room.code, ann)
     return room
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Every test starts with no throttle counted (config/throttle.py keeps
+    its counts in the cache, which outlives a test)."""
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_socket_limits(monkeypatch):
+    """Sockets a test left open count for no later test (rooms.limits)."""
+    monkeypatch.setattr(limits, "SOCKETS", limits.SocketCounts())
+    monkeypatch.setattr(limits, "HINTS", limits.HintBuckets())

@@ -36,7 +36,7 @@ def person(name: str) -> Player:
 
 def guest_cookie_value(player: Player) -> str:
     """The guest cookie a browser holds for `player` (as accounts sets it)."""
-    return signing.TimestampSigner(salt=GUEST_COOKIE_SALT).sign(str(player.pk))
+    return signing.TimestampSigner(salt=GUEST_COOKIE_SALT).sign(player.guest_token)
 
 
 def solution(room: Room) -> tuple[tuple[int, int], ...]:

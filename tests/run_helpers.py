@@ -26,8 +26,14 @@ class Browser:
 
     def __init__(self) -> None:
         self.client = Client(enforce_csrf_checks=True)
-        # Any page with a form hands out the CSRF cookie (and a guest cookie).
+        # Any page with a form hands out the CSRF cookie; a guest comes with
+        # the first thing done that needs one (become_guest, or playing).
         self.client.get("/accounts/profile/")
+
+    def become_guest(self, name: str = "Guest") -> None:
+        """Make this device a guest Player by naming itself."""
+        response = self.form("/accounts/name/", {"display_name": name})
+        assert response.status_code == 302, response.content
 
     @property
     def csrf(self) -> str:

@@ -44,9 +44,11 @@ def test_signing_up_keeps_the_guests_records(monkeypatch):
     assert BestTime.objects.get().player == user.player
     assert me.start("free:turtle").json()["id"] == in_play["id"]
     assert me.get(won["id"]).json()["best_ms"] == won["elapsed_ms"]
-    # Signed out, the device is a new guest: the records stay with Ana.
+    # Signed out, the device is a visitor again: the records stay with Ana.
     me.form("/accounts/logout/", {})
     me.client.get("/accounts/profile/")
+    assert me.get(won["id"]).status_code == 404  # no player, so no run
+    me.start()  # playing makes the device a new guest
     assert me.get(won["id"]).status_code == 403
 
 

@@ -18,6 +18,8 @@ from tests.room_helpers import guest_cookie_value, person, solution
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+# The site a handshake is sent to (browsers always send Host).
+HOST = (b"host", b"127.0.0.1")
 
 
 @pytest.fixture(autouse=True)
@@ -51,7 +53,7 @@ def version(room) -> int:
 
 async def connect(room, player, since=None, origin=ORIGIN):
     path = f"/ws/rooms/{room.code}/" + ("" if since is None else f"?since={since}")
-    headers = [origin] if origin else []
+    headers = [HOST, origin] if origin else [HOST]
     if player is not None:
         cookie = await database_sync_to_async(guest_cookie_value)(player)
         headers.append((b"cookie", f"tiles_player={cookie}".encode()))

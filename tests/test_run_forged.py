@@ -138,6 +138,7 @@ def test_a_move_after_the_finish_is_refused(game):
 def test_another_players_run_is_forbidden(game):
     me, run = game
     other = Browser()
+    other.become_guest("Eve")
     first = Run.objects.get(public_id=run["id"]).witness[0]
     before = snapshot(run["id"])
     for action, body in [

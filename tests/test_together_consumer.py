@@ -22,6 +22,7 @@ from tests.room_helpers import person
 
 # fresh_layer: the same new in-memory channel layer per test (autouse).
 from tests.test_room_consumer import (  # noqa: F401
+    HOST,
     ORIGIN,
     connect,
     fresh_layer,
@@ -233,7 +234,9 @@ def _join(room, name):
 
 
 async def watch(room):
-    ws = WebsocketCommunicator(application, f"/ws/watch/{room.code}/", headers=[ORIGIN])
+    ws = WebsocketCommunicator(
+        application, f"/ws/watch/{room.code}/", headers=[HOST, ORIGIN]
+    )
     connected, _ = await ws.connect()
     assert connected
     return ws
@@ -284,7 +287,9 @@ class TestWatchers:
 
     async def test_an_unknown_room_is_closed(self):
         room, *_ = await together_room()
-        ws = WebsocketCommunicator(application, "/ws/watch/ZZZZZ/", headers=[ORIGIN])
+        ws = WebsocketCommunicator(
+            application, "/ws/watch/ZZZZZ/", headers=[HOST, ORIGIN]
+        )
         await ws.connect()
         out = await ws.receive_output()
         assert (out["type"], out["code"]) == ("websocket.close", 4404)

@@ -164,11 +164,14 @@ class TestTurns:
             take(state, 0, DOTS[0], 30_001)
         assert e.value.code == "not_your_turn"
 
-    def test_turns_that_ran_out_while_nobody_looked_end_at_their_deadlines(self):
+    def test_a_turn_that_ran_out_while_the_timer_was_down_ends_once(self):
         state = T.run_due(game(SCORING, "Ann", "Bob", "Cy"), at(75_000))
-        assert state.turn_seat == 2
-        assert state.turn_start_ms == 60_000
-        assert T.wake_at(state) == at(90_000)
+        assert [s.turns for s in state.seats] == [1, 0, 0]
+        assert state.seats[0].turn_ms == T.TURN_MS
+        # Bob's 30 s start when the timer is back, not at Ann's deadline.
+        assert state.turn_seat == 1
+        assert state.turn_start_ms == 75_000
+        assert T.wake_at(state) == at(105_000)
 
     def test_alone_every_turn_is_yours_each_with_30_seconds(self):
         state = take(game(SCORING, "Ann"), 0, DOTS[0], 5000)
@@ -289,7 +292,7 @@ class TestDroppedConnection:
         state = T.run_due(state, at(ends + 5000))
         assert state.seats[0].away
         assert state.turn_seat == 1
-        assert state.turn_start_ms == ends
+        assert state.turn_start_ms == ends + 5000  # when the timer applied it
         assert (state.seats[0].turns, state.seats[0].turn_ms) == (1, 30_000)
 
     def test_gone_off_turn_you_are_skipped_once_the_grace_ends(self):
@@ -306,7 +309,9 @@ class TestDroppedConnection:
         state = T.run_due(state, at(40_000))
         assert state.seats[0].away
         assert state.turn_seat == 1
-        assert state.turn_start_ms == T.TURN_MS  # the deadline, then the grace
+        # The deadline came first (then the grace); Bob's turn starts at
+        # the timer's visit.
+        assert state.turn_start_ms == 40_000
 
     def test_an_older_connection_ending_after_a_newer_opened_changes_nothing(self):
         """A phone that lost its signal reconnects at once; the server sees
@@ -361,18 +366,18 @@ class TestLeaving:
 
 class TestPause:
     def test_pause_gives_the_turn_its_time_back_on_resume(self):
-        state = T.pause(game(SCORING, "Ann", "Bob"), at(10_000))
+        state = T.pause(game(SCORING, "Ann", "Bob"), 0, at(10_000))
         assert T.wake_at(state) is None
         # An hour later nothing has run out.
         state = T.run_due(state, at(3_600_000))
         assert state.turn_seat == 0
-        state = T.resume(state, at(3_600_000))
+        state = T.resume(state, 0, at(3_600_000))
         assert T.wake_at(state) == at(3_620_000)
         state = take(state, 0, DOTS[0], 3_619_000)
         assert state.seats[0].turn_ms == 29_000
 
     def test_nothing_is_taken_while_paused(self):
-        state = T.pause(game(SCORING, "Ann", "Bob"), at(10_000))
+        state = T.pause(game(SCORING, "Ann", "Bob"), 0, at(10_000))
         with pytest.raises(Conflict) as e:
             take(state, 0, DOTS[0], 11_000)
         assert e.value.code == "paused"
@@ -380,9 +385,9 @@ class TestPause:
     def test_a_bot_waits_out_a_pause(self):
         state = game(SCORING, "easy", "Ann")
         due = state.bot_at_ms
-        state = T.pause(state, at(due - 500))
+        state = T.pause(state, 1, at(due - 500))
         assert T.run_due(state, at(due + 60_000)).moves == ()
-        state = T.resume(state, at(due + 60_000))
+        state = T.resume(state, 1, at(due + 60_000))
         assert T.wake_at(state) == at(due + 60_500)
         moved = T.run_due(state, at(due + 60_500))
         assert moved.moves[0].ms == due
@@ -485,16 +490,16 @@ class TestBots:
         assert moved.turn_seat == 1
         assert moved.turn_start_ms == due
 
-    def test_a_late_timer_plays_the_bot_at_its_time_then_the_timeouts(self):
+    def test_a_late_timer_plays_the_bot_once_and_ann_gets_her_30_seconds(self):
         state = game(SCORING, "medium", "Ann")
         due = state.bot_at_ms
         state = T.run_due(state, at(due + 40_000))
-        assert state.moves[0].ms == due
-        # Ann's turn ran out 30 s after the bot's move; the bot's next
-        # turn began then.
-        assert state.seats[1].turns == 1
-        assert state.moves[1].seat == 0
-        assert state.moves[1].ms > due + 30_000
+        (move,) = state.moves
+        assert move.seat == 0 and move.ms == due  # the bot, at its time
+        # Ann's turn begins when the timer is back: none of it is lost.
+        assert state.turn_seat == 1
+        assert state.turn_start_ms == due + 40_000
+        assert state.seats[1].turns == 0
 
     def test_bots_of_every_level_play_a_deal_to_the_end_the_same_way_twice(self):
         deal = small_deal()

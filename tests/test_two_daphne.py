@@ -38,7 +38,10 @@ class Seat:
             "127.0.0.1",
             server.port,
             f"/ws/rooms/{self.code}/{since}",
-            {"Origin": "http://127.0.0.1", "Cookie": f"tiles_player={cookie}"},
+            {
+                "Origin": f"http://127.0.0.1:{server.port}",
+                "Cookie": f"tiles_player={cookie}",
+            },
         )
         self.task = asyncio.create_task(self._listen())
 

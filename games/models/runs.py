@@ -43,6 +43,8 @@ class Run(models.Model):
     initial_faces = models.JSONField()
     witness = models.JSONField()
     moves = models.JSONField(default=list)  # [[a, b], ...] in the order taken
+    # The run's clock (ms) when each of those pairs was taken (games.pace).
+    move_ms = models.JSONField(default=list)
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.PLAYING
     )
@@ -54,6 +56,9 @@ class Run(models.Model):
     shuffles = models.PositiveIntegerField(default=0)
     undos = models.PositiveIntegerField(default=0)
     set_best = models.BooleanField(default=False)
+    # A win whose pairs came faster than a person can tap (games.pace): kept
+    # and shown to admins, never a best time or on a leaderboard.
+    too_fast = models.BooleanField(default=False, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -91,6 +96,7 @@ class Run(models.Model):
             shuffles=self.shuffles,
             undos=self.undos,
             witness=tuple((a, b) for a, b in self.witness),
+            move_ms=tuple(self.move_ms),
         )
 
     def set_state(self, state: play.RunState, now: datetime) -> None:
@@ -98,6 +104,7 @@ class Run(models.Model):
         for tile, face in zip(self.tiles, state.faces, strict=True):
             tile["face"] = face
         self.moves = [list(pair) for pair in state.moves]
+        self.move_ms = list(state.move_ms)
         if self.status in play.IN_PLAY and state.status not in play.IN_PLAY:
             self.finished = now
         self.status = state.status

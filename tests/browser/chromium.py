@@ -23,3 +23,7 @@ CHROMIUM_ARGS = [
 # The two screens every page is checked on.
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+
+# Contexts of the other browser tests bypass the pages' Content-Security-
+# Policy: Playwright evaluates a wait's expression with eval, which the
+# policy forbids. tests/browser/test_csp.py runs the pages under it.

@@ -68,7 +68,9 @@ def open_board(chromium, live_server):
 
     def open_board(slug: str = "small", viewport: dict = PHONE, query: str = ""):
         context = chromium.new_context(
-            viewport=viewport, device_scale_factor=2 if viewport == PHONE else 1
+            bypass_csp=True,
+            viewport=viewport,
+            device_scale_factor=2 if viewport == PHONE else 1,
         )
         page = context.new_page()
         errors: list[str] = []

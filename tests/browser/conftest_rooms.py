@@ -66,7 +66,7 @@ def open_page(chromium):
     opened = []
 
     def open_page(url: str, viewport=DESKTOP):
-        context = chromium.new_context(viewport=viewport)
+        context = chromium.new_context(viewport=viewport, bypass_csp=True)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))

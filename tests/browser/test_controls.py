@@ -67,7 +67,7 @@ def test_the_lobby_controls_are_thumb_sized_on_a_phone(open_page, rooms_server):
 def test_the_invite_link_is_copied_where_there_is_no_share_sheet(
     chromium, rooms_server
 ):
-    context = chromium.new_context(viewport=PHONE)
+    context = chromium.new_context(viewport=PHONE, bypass_csp=True)
     try:
         # Desktop Linux chromium has no share sheet; make sure of it.
         context.add_init_script("delete Navigator.prototype.share")
@@ -95,7 +95,7 @@ def test_the_invite_link_is_copied_where_there_is_no_share_sheet(
 
 
 def test_the_invite_link_opens_the_share_sheet_on_a_phone(chromium, rooms_server):
-    context = chromium.new_context(viewport=PHONE)
+    context = chromium.new_context(viewport=PHONE, bypass_csp=True)
     try:
         # A stand-in share sheet that records what it was given.
         context.add_init_script(

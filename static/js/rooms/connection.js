@@ -3,7 +3,9 @@
 
 import { applyEvents } from "./state.js";
 
-const PING_MS = 15000;
+// Each pong carries the room's version: a notification lost on the way is
+// noticed within this long even when nothing else happens in the room.
+const PING_MS = 5000;
 // How long an event may wait for one published before it to arrive.
 const GAP_WAIT_MS = 400;
 const CLOSE_LEFT = 4000;
@@ -24,6 +26,7 @@ export class RoomConnection {
     this.pending = new Map();
     this.early = new Map(); // events that came before their predecessors
     this.gapTimer = null;
+    this.versionTimer = null;
     this.nextRef = 1;
     this.retryMs = 500;
     this.closed = false;
@@ -73,6 +76,8 @@ export class RoomConnection {
     } else if (message.type === "events" && this.state) {
       if (!applyEvents(this.state, message.events, this.early)) this.awaitGap();
       this.onChange(this.state);
+    } else if ((message.type === "pong" || message.type === "ack") && this.state) {
+      this.checkVersion(message.v);
     }
     if (message.ref !== undefined && message.ref !== null) {
       const resolve = this.pending.get(message.ref);
@@ -87,6 +92,16 @@ export class RoomConnection {
     this.gapTimer = setTimeout(() => {
       this.gapTimer = null;
       if (this.early.size) this.send("sync", { since: this.state.version });
+    }, GAP_WAIT_MS);
+  }
+
+  /** The server is at version `v` (a pong's or an ack's): if this page is
+   * still behind once its notification had time to arrive, it missed one. */
+  checkVersion(v) {
+    if (!Number.isInteger(v) || v <= this.state.version || this.versionTimer) return;
+    this.versionTimer = setTimeout(() => {
+      this.versionTimer = null;
+      if (this.state.version < v) this.send("sync", { since: this.state.version });
     }, GAP_WAIT_MS);
   }
 

@@ -5,6 +5,7 @@
 
 import { racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
+import { listenManners, renderManners } from "./manners.js";
 import { RaceView } from "./race.js";
 import { clockText, ownMs, standingOf } from "./state.js";
 import { TogetherView } from "./together.js";
@@ -97,6 +98,7 @@ function render(state) {
   $("lobby").hidden = status !== "lobby";
   $("game").hidden = status !== "game";
   renderMembers(state);
+  renderManners(state, conn.seat, act);
   $("host-lobby").hidden = !isHost();
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
@@ -294,6 +296,7 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 $("leave").addEventListener("click", () => act("leave"));
+listenManners(act);
 // The solo board's keys on the game screen: each presses the first of its
 // buttons that is showing and enabled (so P pauses or resumes, and a key
 // whose button is not offered now does nothing).

@@ -1,0 +1,124 @@
+"""Throttles on HTTP (django-ratelimit's counters) and the 429 they answer.
+
+Each throttle counts requests in a fixed window per key (an address, a
+player, a user name) in the shared cache (Redis in production, so every
+daphne process counts together). Over its limit, a request is answered 429
+with Retry-After and says when to try again, as JSON for the API and the
+room actions, as a page otherwise; it does nothing else.
+
+The rates are settings (THROTTLE_RATES), so a deployment can tune them and
+tests can make them small.
+"""
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django_ratelimit import core
+
+from accounts.players import current_player
+
+# A django-ratelimit key: one of its names ("ip") or (group, request) -> str.
+Key = str | Callable[[str, HttpRequest], str]
+BY_ADDRESS = "ip"
+
+
+def by_player(group: str, request: HttpRequest) -> str:
+    return str(current_player(request).pk)
+
+
+def by_user(group: str, request: HttpRequest) -> str:
+    return str(request.user.pk)
+
+
+def by_username(group: str, request: HttpRequest) -> str:
+    # Folded like the login form folds it, so "Ana" and "ana " count as one.
+    return request.POST.get("username", "").strip().casefold()[:150]
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """One limit: `group` names its rate in THROTTLE_RATES."""
+
+    group: str
+    key: Key
+
+    def _usage(self, request: HttpRequest, count: bool) -> dict | None:
+        rate = settings.THROTTLE_RATES[self.group]
+        return core.get_usage(
+            request, self.group, key=self.key, rate=rate, increment=count
+        )
+
+    def wait_s(self, request: HttpRequest, count: bool = True) -> int | None:
+        """Seconds until the window ends when over the limit, else None;
+        `count` adds this request to the window first."""
+        usage = self._usage(request, count)
+        if usage is None:
+            return None
+        # Counted, this request is refused past the limit; only looked at
+        # (a miss counts later), once the limit is reached.
+        used = usage["count"] if count else usage["count"] + 1
+        if used <= usage["limit"]:
+            return None
+        return max(1, math.ceil(usage["time_left"]))
+
+    def hit(self, request: HttpRequest) -> None:
+        """Count a request that only counts after the fact (a wrong code)."""
+        self._usage(request, True)
+
+
+def too_many(request: HttpRequest, wait_s: int) -> HttpResponse:
+    """The 429: what was refused and when to try again."""
+    minutes = math.ceil(wait_s / 60)
+    when = f"{wait_s} seconds" if wait_s < 120 else f"{minutes} minutes"
+    message = f"Too many tries: try again in {when}."
+    wants_json = request.path.startswith("/play/api/") or (
+        "application/json" in request.headers.get("Accept", "")
+    )
+    if wants_json:
+        body = {"error": "throttled", "message": message, "retry_after": wait_s}
+        response = JsonResponse(body, status=429)
+    else:
+        context = {"message": message, "retry_after": wait_s}
+        response = render(request, "429.html", context, status=429)
+    response["Retry-After"] = str(wait_s)
+    return response
+
+
+def throttled(*throttles: Throttle, methods: tuple[str, ...] = ("POST",)):
+    """A view whose `methods` requests count against every throttle given;
+    over any of them it answers 429 and the view does not run."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs):
+            if request.method in methods:
+                waits = [t.wait_s(request) for t in throttles]
+                waits = [w for w in waits if w is not None]
+                if waits:
+                    return too_many(request, max(waits))
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+# Wrong room codes from one address (watching or joining): only a miss
+# counts (`hit`), so people who type the right code are never held up.
+CODE_GUESSES = Throttle("code_guess", BY_ADDRESS)
+
+
+def guess_refused(request: HttpRequest) -> HttpResponse | None:
+    """The 429 for an address that guessed too many wrong codes, or None."""
+    wait = CODE_GUESSES.wait_s(request, count=False)
+    return None if wait is None else too_many(request, wait)
+
+
+# Sign-in (the site's and the admin's share the counts, so alternating
+# gains nothing): per user name tried, and per address.
+SIGN_IN = (Throttle("sign_in_name", by_username), Throttle("sign_in", BY_ADDRESS))

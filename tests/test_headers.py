@@ -1,0 +1,89 @@
+"""Accounts and headers (issue 15, point 9): all-digit passwords refused;
+CSP with a nonce and no 'unsafe-inline'; Permissions-Policy; HSTS preload
+and X-Forwarded-Proto only when a setting says so; shorter staff sessions."""
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tests.run_helpers import Browser
+from tests.test_settings import PROD, python
+
+pytestmark = pytest.mark.django_db
+
+PROBE = (
+    "import json, django; django.setup(); from django.conf import settings as s;"
+    "print(json.dumps({'preload': s.SECURE_HSTS_PRELOAD,"
+    " 'proxy': s.SECURE_PROXY_SSL_HEADER}))"
+)
+
+
+@pytest.fixture(autouse=True)
+def fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def test_an_all_digit_password_is_refused():
+    response = Browser().form(
+        "/accounts/signup/",
+        {"username": "ana", "password1": "80461379254", "password2": "80461379254"},
+    )
+    assert response.status_code == 200
+    assert b"entirely numeric" in response.content
+    assert not get_user_model().objects.exists()
+
+
+def test_pages_carry_a_strict_policy_and_the_import_map_its_nonce():
+    page = Browser().client.get("/play/small/")
+    policy = page["Content-Security-Policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    nonce = policy.split("'nonce-")[1].split("'")[0]
+    assert f'<script type="importmap" nonce="{nonce}">'.encode() in page.content
+    assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
+    # A new nonce every response.
+    again = Browser().client.get("/play/small/")["Content-Security-Policy"]
+    assert again != policy
+
+
+def test_pages_turn_off_the_features_they_never_use():
+    policy = Browser().client.get("/rooms/")["Permissions-Policy"]
+    assert "camera=()" in policy and "geolocation=()" in policy
+    assert "clipboard" not in policy  # the invite link is copied
+
+
+@pytest.mark.parametrize(
+    ("env", "preload", "proxy"),
+    [
+        ({}, False, None),
+        ({"SECURE_HSTS_PRELOAD": "1"}, True, None),
+        ({"TRUST_X_FORWARDED_PROTO": "1"}, False, ["HTTP_X_FORWARDED_PROTO", "https"]),
+    ],
+)
+def test_preload_and_the_proxy_header_only_when_asked(env, preload, proxy):
+    out = python(["-c", PROBE], **PROD, **env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"preload": preload, "proxy": proxy}
+
+
+def test_x_forwarded_proto_from_anyone_is_not_https(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = None  # TRUST_X_FORWARDED_PROTO off
+    response = Client().get("/rooms/", headers={"X-Forwarded-Proto": "https"})
+    assert response.status_code == 301 and response.url.startswith("https://")
+
+
+def test_staff_sign_ins_last_hours_players_a_year(settings):
+    users = get_user_model().objects
+    users.create_user("ana", password="right-horse-battery")
+    users.create_user("boss", password="right-horse-battery", is_staff=True)
+    assert settings.STAFF_SESSION_AGE <= 24 * 3600
+    staff = settings.STAFF_SESSION_AGE
+    for name, age in (("ana", settings.SESSION_COOKIE_AGE), ("boss", staff)):
+        me = Browser()
+        response = me.form(
+            "/accounts/login/", {"username": name, "password": "right-horse-battery"}
+        )
+        assert response.status_code == 302
+        assert me.client.session.get_expiry_age() == age

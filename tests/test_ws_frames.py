@@ -1,0 +1,87 @@
+"""Broken websocket frames get the close code RFC 6455 gives them from a
+real daphne (config.websocket_frames), never a TCP reset."""
+
+import asyncio
+import os
+import struct
+
+import pytest
+
+from rooms import actions
+from tests.room_helpers import guest_cookie_value, person
+from tests.services import Daphne, needs_services, server_env
+from tests.wsclient import TEXT, Closed, WebSocket
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def _frame(payload: bytes, masked: bool = True) -> bytes:
+    """One final text frame, as a client may (or, unmasked, may not) send."""
+    head = bytes([0x80 | TEXT])
+    bit = 0x80 if masked else 0
+    n = len(payload)
+    if n < 126:
+        head += bytes([bit | n])
+    elif n < 1 << 16:
+        head += bytes([bit | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([bit | 127]) + struct.pack(">Q", n)
+    if not masked:
+        return head + payload
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+@pytest.fixture
+def seated_cookie():
+    ann = person("Ann")
+    room = actions.create_room(ann, "Ann")
+    return room.code, guest_cookie_value(ann)
+
+
+@pytest.fixture
+def daphne():
+    needs_services("a real daphne")
+    server = Daphne(server_env())
+    server.wait_ready()
+    yield server
+    server.stop()
+
+
+async def _close_code(server: Daphne, code: str, cookie: str, frame: bytes) -> int:
+    ws = await WebSocket.connect(
+        "127.0.0.1",
+        server.port,
+        f"/ws/rooms/{code}/",
+        {
+            "Origin": f"http://127.0.0.1:{server.port}",
+            "Cookie": f"tiles_player={cookie}",
+        },
+    )
+    try:
+        for _ in range(2):  # hello and the room's state
+            await ws.recv_json()
+        ws.writer.write(frame)
+        await ws.writer.drain()
+        while True:
+            await asyncio.wait_for(ws.recv_text(), 10)
+    except Closed as closed:
+        return closed.code
+    finally:
+        ws.writer.close()
+
+
+@pytest.mark.parametrize(
+    ("frame", "expected"),
+    [
+        (_frame(b"x" * (1024 * 1024)), 1009),
+        (_frame(b'{"type": "ping", "ref": "\xff\xfe"}'), 1007),
+        (_frame(b'{"type": "ping"}', masked=False), 1002),
+    ],
+    ids=["1 MB", "invalid UTF-8", "unmasked"],
+)
+async def test_a_broken_frame_gets_its_close_code(
+    daphne, seated_cookie, frame, expected
+):
+    code, cookie = seated_cookie
+    assert await _close_code(daphne, code, cookie, frame) == expected
