@@ -556,8 +556,8 @@ def pause(code: str, player: Player) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, seat, room, now: race.pause(st, now),
-        lambda st, seat, room, now: together.pause(st, now),
+        lambda st, seat, room, now: race.pause(st, seat, now),
+        lambda st, seat, room, now: together.pause(st, seat, now),
     )
 
 
@@ -565,8 +565,8 @@ def resume(code: str, player: Player) -> Room:
     return _round_action(
         code,
         player,
-        lambda st, seat, room, now: race.resume(st, now),
-        lambda st, seat, room, now: together.resume(st, now),
+        lambda st, seat, room, now: race.resume(st, seat, now),
+        lambda st, seat, room, now: together.resume(st, seat, now),
     )
 
 

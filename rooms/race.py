@@ -405,18 +405,22 @@ def leave(race: Race, seat: int, now: datetime) -> Race:
 # -- the whole race --------------------------------------------------------
 
 
-def pause(race: Race, now: datetime) -> Race:
+def pause(race: Race, seat: int, now: datetime) -> Race:
+    """Stop the race clock for everyone; only someone racing on this deal may
+    (a late joiner waiting for the next one must not stop the others)."""
     race = settle(race, now)
     if race.status != RACING:
         raise Conflict("over", "this race is over")
+    race.racer(seat)
     if race.paused:
         return race
     return replace(race, paused=True, clock=race.clock.stopped(now))
 
 
-def resume(race: Race, now: datetime) -> Race:
+def resume(race: Race, seat: int, now: datetime) -> Race:
     if race.status != RACING:
         raise Conflict("over", "this race is over")
+    race.racer(seat)
     if not race.paused:
         return race
     return replace(race, paused=False, clock=race.clock.started(now))

@@ -27,7 +27,7 @@ Rule readings made here:
   while away are not turns at all. A seat with no turns averages 30 s.
 * When the standing spots admit no clearing order at all (the last tiles
   stacked), no re-lay can help: the game ends there, the penalty paid.
-* Pause and resume are the room's (the caller checks who may); the bulb is
+* Pause and resume are the room's, for any seat at the pile; the bulb is
   the player's on their own turn. Moving and turning the pile is the
   client's alone and never reaches these rules.
 
@@ -571,20 +571,29 @@ def leave(state: Together, seat: int, now: datetime) -> Together:
     return state
 
 
-def pause(state: Together, now: datetime) -> Together:
+def _seated(state: Together, seat: int) -> None:
+    """Only a seat at this pile stops or runs its clock: one who came late
+    and watches until the next deal may not."""
+    if state.find(seat) is None:
+        raise Refused("not_seated", "you watch this pile; you play the next deal")
+
+
+def pause(state: Together, seat: int, now: datetime) -> Together:
     """Stop the shared clock, and with it the turn's time."""
     state = run_due(state, now)
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _seated(state, seat)
     if state.paused:
         return state
     return replace(state, paused=True, clock=state.clock.stopped(now))
 
 
-def resume(state: Together, now: datetime) -> Together:
+def resume(state: Together, seat: int, now: datetime) -> Together:
     """Run the clock again: the turn has the time it had left at the pause."""
     if state.status != PLAYING:
         raise Conflict("over", "this game is over")
+    _seated(state, seat)
     if not state.paused:
         return state
     return replace(state, paused=False, clock=state.clock.started(now))

@@ -238,25 +238,34 @@ class TestShuffle:
 
 class TestPause:
     def test_paused_time_is_skipped_by_every_clock(self):
-        race = R.pause(new_race(), at(10_000))
-        race = R.resume(race, at(70_000))
+        race = R.pause(new_race(), 0, at(10_000))
+        race = R.resume(race, 0, at(70_000))
         assert race.race_ms(at(75_000)) == 15_000
 
     def test_no_move_while_paused(self):
-        race = R.pause(new_race(), at(10_000))
+        race = R.pause(new_race(), 0, at(10_000))
         with pytest.raises(R.Conflict) as e:
             R.take(race, 0, *SOLUTION[0], 0, at(11_000))
         assert e.value.code == "paused"
 
     def test_a_paused_race_has_nothing_due(self):
-        race = R.pause(new_race(limit=5), at(10_000))
+        race = R.pause(new_race(limit=5), 0, at(10_000))
         assert R.wake_at(race) is None
         assert R.settle(race, at(3_600_000)).status == R.RACING
 
     def test_pausing_twice_or_resuming_a_running_race_changes_nothing(self):
-        race = R.pause(new_race(), at(10_000))
-        assert R.pause(race, at(20_000)) == race
-        assert R.resume(new_race(), at(5000)) == new_race()
+        race = R.pause(new_race(), 0, at(10_000))
+        assert R.pause(race, 0, at(20_000)) == race
+        assert R.resume(new_race(), 0, at(5000)) == new_race()
+
+    def test_someone_waiting_for_the_next_deal_cannot_pause_or_resume(self):
+        with pytest.raises(R.Refused) as e:
+            R.pause(new_race(), 5, at(10_000))
+        assert e.value.code == "not_racing"
+        paused = R.pause(new_race(), 1, at(10_000))
+        with pytest.raises(R.Refused):
+            R.resume(paused, 5, at(20_000))
+        assert R.resume(paused, 0, at(20_000)).paused is False
 
 
 class TestTimeLimit:
@@ -274,8 +283,8 @@ class TestTimeLimit:
         assert e.value.code == "over"
 
     def test_the_limit_moves_with_a_pause(self):
-        race = R.pause(new_race(limit=5), at(60_000))
-        race = R.resume(race, at(120_000))
+        race = R.pause(new_race(limit=5), 0, at(60_000))
+        race = R.resume(race, 0, at(120_000))
         assert R.wake_at(race) == at(6 * 60_000)
 
 
@@ -358,7 +367,7 @@ class TestBots:
         assert (bot.shuffles, bot.penalty_ms) == (1, 60_000)
 
     def test_bots_do_not_move_while_paused(self):
-        race = R.pause(self.bots_race(R.bots.HARD), START)
+        race = R.pause(self.bots_race(R.bots.HARD), 0, START)
         assert R.run_due(race, at(60_000)) == race
 
     def test_a_bot_is_out_when_the_limit_runs_out(self):

@@ -361,18 +361,28 @@ class TestLeaving:
 
 class TestPause:
     def test_pause_gives_the_turn_its_time_back_on_resume(self):
-        state = T.pause(game(SCORING, "Ann", "Bob"), at(10_000))
+        state = T.pause(game(SCORING, "Ann", "Bob"), 0, at(10_000))
         assert T.wake_at(state) is None
         # An hour later nothing has run out.
         state = T.run_due(state, at(3_600_000))
         assert state.turn_seat == 0
-        state = T.resume(state, at(3_600_000))
+        state = T.resume(state, 0, at(3_600_000))
         assert T.wake_at(state) == at(3_620_000)
         state = take(state, 0, DOTS[0], 3_619_000)
         assert state.seats[0].turn_ms == 29_000
 
+    def test_a_late_watcher_cannot_pause_or_resume_the_pile(self):
+        state = T.watch(game(SCORING, "Ann", "Bob"), 5, "Dee", "")
+        with pytest.raises(Refused) as e:
+            T.pause(state, 5, at(10_000))
+        assert e.value.code == "not_seated"
+        paused = T.pause(state, 1, at(10_000))
+        with pytest.raises(Refused):
+            T.resume(paused, 5, at(20_000))
+        assert T.resume(paused, 0, at(20_000)).paused is False
+
     def test_nothing_is_taken_while_paused(self):
-        state = T.pause(game(SCORING, "Ann", "Bob"), at(10_000))
+        state = T.pause(game(SCORING, "Ann", "Bob"), 0, at(10_000))
         with pytest.raises(Conflict) as e:
             take(state, 0, DOTS[0], 11_000)
         assert e.value.code == "paused"
@@ -380,9 +390,9 @@ class TestPause:
     def test_a_bot_waits_out_a_pause(self):
         state = game(SCORING, "easy", "Ann")
         due = state.bot_at_ms
-        state = T.pause(state, at(due - 500))
+        state = T.pause(state, 0, at(due - 500))
         assert T.run_due(state, at(due + 60_000)).moves == ()
-        state = T.resume(state, at(due + 60_000))
+        state = T.resume(state, 0, at(due + 60_000))
         assert T.wake_at(state) == at(due + 60_500)
         moved = T.run_due(state, at(due + 60_500))
         assert moved.moves[0].ms == due
