@@ -168,7 +168,6 @@ class Game {
     this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
     this.list.setTiles(run.tiles);
     this.scene.setTiles(run.tiles, this.standing, true);
-    this.$("layout-name").textContent = run.layout.name;
   }
 
   /** Bring the page's pile to the server's, animating what differs. */
@@ -227,14 +226,20 @@ class Game {
     const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
     this.$("stuck").hidden = !stuck;
     this.root.dataset.stuck = stuck ? "1" : "0";
-    this.$("undo").disabled = this.removed.length === 0;
+    // Nothing that would do nothing looks active: while paused (a run
+    // comes back paused after a reload) or over, only the cover resumes.
+    this.$("undo").disabled = !playing || this.removed.length === 0;
+    for (const id of ["hint", "shuffle", "giveup"]) this.$(id).disabled = !playing;
     this.root.dataset.left = String(left);
   }
 
   #showRun(run) {
     const canShuffle = Boolean(run.can_shuffle);
     const free = run.mode === "free";
-    for (const el of document.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
+    // Levels and dailies have no shuffle: neither the button nor its count.
+    for (const el of document.querySelectorAll("[data-action=shuffle], [data-action-row=shuffle]")) {
+      el.hidden = !canShuffle;
+    }
     for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
     for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
     this.$("hint-count").textContent = String(run.hints);
@@ -260,6 +265,8 @@ class Game {
     else if (!won) note = "A run given up counts as lost.";
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
+    const next = this.$("next-level");
+    if (next) next.hidden = !won;
     this.$("result").showModal();
   }
 
@@ -321,7 +328,10 @@ class Game {
     const data = await this.#send("hint", {});
     const pair = data && data.hint && data.hint.pair;
     if (!pair) {
-      if (data) this.say("No two free tiles match: undo, restart or shuffle.");
+      if (data) {
+        const ways = this.run.can_shuffle ? "undo, restart or shuffle" : "undo or restart";
+        this.say(`No pairs left: ${ways}.`);
+      }
       return;
     }
     const [a, b] = pair.map((id) => this.indexById.get(id));
@@ -388,10 +398,7 @@ class Game {
   #showToggles() {
     const shading = this.$("shading");
     shading.setAttribute("aria-pressed", String(this.shading));
-    const mode = this.$("mode");
-    const rotateFirst = this.scene.view.rotateFirst;
-    mode.setAttribute("aria-pressed", String(rotateFirst));
-    mode.querySelector(".label").textContent = rotateFirst ? "Drag turns" : "Drag pans";
+    this.$("mode").setAttribute("aria-pressed", String(this.scene.view.rotateFirst));
   }
 
   action(name) {
