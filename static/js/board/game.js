@@ -5,12 +5,12 @@
 
 import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { keepShading, shadingOn } from "./prefs.js";
 import { Geometry, matches } from "./rules.js";
 import { BoardScene } from "./scene.js";
 
 const MESSAGE_MS = 4500;
 const RETRY_MS = 3000;
-const SHADING_KEY = "tiles.shading";
 
 const KEYS = {
   u: "undo",
@@ -33,23 +33,6 @@ function formatTime(ms) {
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-
-function stored(key, fallback) {
-  try {
-    const value = localStorage.getItem(key);
-    return value === null ? fallback : value === "1";
-  } catch {
-    return fallback;
-  }
-}
-
-function store(key, on) {
-  try {
-    localStorage.setItem(key, on ? "1" : "0");
-  } catch {
-    // Private mode: the choice lasts for this page only.
-  }
 }
 
 class Game {
@@ -82,7 +65,7 @@ class Game {
       (i) => this.tap(i),
       (i) => this.scene.setFocus(i),
     );
-    this.shading = stored(SHADING_KEY, true);
+    this.shading = shadingOn();
     this.scene.setShading(this.shading);
     this.#showToggles();
     this.#listen();
@@ -432,7 +415,7 @@ class Game {
         return this.#showToggles();
       case "shading":
         this.shading = !this.shading;
-        store(SHADING_KEY, this.shading);
+        keepShading(this.shading);
         this.scene.setShading(this.shading);
         return this.#showToggles();
       case "close":
