@@ -117,7 +117,9 @@ def test_a_room_names_its_controls_and_each_does_its_job(
     viewport, chromium, pages, rooms_server
 ):
     room, people = room_with("Ann", [], 1, "race", "small")
-    page = open_as(chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", viewport)
+    page = open_as(
+        chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", viewport
+    )
     wait_for(page, "document.querySelectorAll('#free-tiles button').length > 0")
     named(page, ROOM)
     race = "window.tilesRoom.race.scene"
@@ -155,7 +157,9 @@ def test_a_room_names_its_controls_and_each_does_its_job(
 
 def test_the_host_leaving_is_announced(chromium, pages, rooms_server):
     room, people = room_with("Ann", ["Bob"], 0, "race", "small")
-    bob = open_as(chromium, pages, rooms_server, people["Bob"], f"/r/{room.code}", PHONE_UP)
+    bob = open_as(
+        chromium, pages, rooms_server, people["Bob"], f"/r/{room.code}", PHONE_UP
+    )
     wait_for(bob, "window.tilesRoom.race.scene?.n === 32")
     off_loop(actions.leave, room.code, people["Ann"])
     wait_for(bob, "document.querySelector('#room').dataset.status === 'lobby'")

@@ -133,7 +133,9 @@ def test_the_tv_shows_every_card_and_the_whole_turning_pile(
 
 def test_the_tv_shows_a_together_game_whole(chromium, pages, rooms_server, artifacts):
     room, people = room_with("Ann", ["Bob", "Cat"], 3, "together", "big")
-    tv = open_as(chromium, pages, rooms_server, None, f"/watch?code={room.code}", LAPTOP)
+    tv = open_as(
+        chromium, pages, rooms_server, None, f"/watch?code={room.code}", LAPTOP
+    )
     wait_for(tv, "document.querySelectorAll('#w-seats li').length === 6")
     wait_for(tv, "window.tilesWatch.view.scene?.idle === true", timeout=30_000)
     assert outside(tv, "#w-seats li, #w-seats .seat-points, .watch-pile, #w-turn") == []
