@@ -150,8 +150,14 @@ def test_a_room_names_its_controls_and_each_does_its_job(
     assert page.locator("#hint").is_disabled()
     cover.click()
     cover.wait_for(state="hidden")
-    # The x leaves the room.
+    # The x asks first, then leaves the room.
     page.click("#leave")
+    assert "the game ends for everyone" in page.inner_text("#leave-confirm")
+    page.click("#leave-confirm button.primary")
+    assert page.locator("#leave-confirm").is_hidden()
+    assert page.locator("#room").get_attribute("data-status") == "game"
+    page.click("#leave")
+    page.click("#leave-yes")
     page.wait_for_url(f"{rooms_server}/rooms/", timeout=15_000)
 
 

@@ -27,6 +27,9 @@ const KEYS = {
   b: "shading",
 };
 
+// What can be done only while the clock runs.
+const MOVES = new Set(["undo", "hint", "shuffle", "giveup"]);
+
 function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -385,6 +388,10 @@ class Game {
   }
 
   action(name) {
+    // A key for a move while paused: say how to go on, not nothing.
+    if (this.run?.status === "paused" && MOVES.has(name)) {
+      return this.say("Paused: tap to go on.");
+    }
     switch (name) {
       case "undo":
         return this.undo();

@@ -380,7 +380,17 @@ document.addEventListener("visibilitychange", () => {
     conn.send("visible", { visible: document.visibilityState === "visible" });
   }
 });
-$("leave").addEventListener("click", () => act("leave"));
+// The x asks first: one slip of a thumb should not give up a seat.
+$("leave").addEventListener("click", () => {
+  $("leave-note").textContent = isHost()
+    ? "You are the host: the game ends for everyone and the next player hosts."
+    : "You give up your seat; a race you are in stops where you are.";
+  $("leave-confirm").showModal();
+});
+$("leave-yes").addEventListener("click", () => {
+  $("leave-confirm").close();
+  act("leave");
+});
 // The solo board's keys on the game screen: each presses the first of its
 // buttons that is showing and enabled (so P pauses or resumes, and a key
 // whose button is not offered now does nothing).
