@@ -12,6 +12,7 @@ from rooms.race import LATE_JOIN_MS
 from tests.browser.helpers import wait_settled
 from tests.browser.screens import (
     LAPTOP,
+    PHONE_SIDE,
     PHONE_UP,
     off_loop,
     open_as,
@@ -69,11 +70,15 @@ def drag(page, selector: str) -> None:
     page.mouse.up()
 
 
-@pytest.mark.parametrize("viewport", [PHONE_UP, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize(
+    "viewport", [PHONE_UP, PHONE_SIDE, LAPTOP], ids=["phone", "phone-side", "laptop"]
+)
 def test_the_solo_board_names_its_controls_and_each_does_its_job(
-    open_board, viewport, artifacts
+    open_board, viewport, artifacts, request
 ):
     page = open_board("turtle", viewport)
+    screen = request.node.callspec.id
+    page.screenshot(path=artifacts / f"solo-turtle-{screen}.png")
     named(page, SOLO)
     assert page.locator("[data-action=help]").get_attribute("aria-label") == (
         "How to play"
@@ -105,7 +110,7 @@ def test_the_solo_board_names_its_controls_and_each_does_its_job(
     wait_settled(page)
     for control in ("hint", "undo", "shuffle", "giveup"):
         assert page.locator(f"#{control}").is_disabled(), control
-    page.screenshot(path=artifacts / f"board-paused-{viewport['width']}.png")
+    page.screenshot(path=artifacts / f"solo-paused-{screen}.png")
     cover.click()
     cover.wait_for(state="hidden")
     wait_settled(page)
