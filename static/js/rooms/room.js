@@ -101,12 +101,14 @@ function announceHost(state) {
   const before = view.host;
   const names = new Map(state.members.map((m) => [m.seat, m.name]));
   const seat = state.room.host_seat;
-  view.host = { seat, names };
+  view.host = { seat, names, playing: Boolean(state.round) };
   if (!before || before.seat === seat || names.has(before.seat)) return;
   const gone = before.names.get(before.seat) ?? "The host";
-  const heir =
-    seat === conn.seat ? "You are the host now." : seat == null ? "" : `${names.get(seat)} is the host now.`;
-  notice(`${gone} (the host) left, so the game ended. ${heir}`.trim());
+  const why = before.playing ? ", so the game ended" : "";
+  let heir = "";
+  if (seat === conn.seat) heir = " You are the host now.";
+  else if (seat !== null && seat !== undefined) heir = ` ${names.get(seat)} is the host now.`;
+  notice(`${gone} (the host) left${why}.${heir}`);
 }
 
 function render(state) {
