@@ -5,6 +5,7 @@ import random
 import threading
 import time
 
+import pytest
 from django.db import connection
 
 from games.engine.board import Board
@@ -81,6 +82,17 @@ def open_as(chromium, opened, base: str, player, path: str, viewport: dict):
     opened.append((context, errors))
     page.goto(f"{base}{path}")
     return page
+
+
+@pytest.fixture
+def pages(chromium):
+    """The contexts `open_as` opened; closed after the test, failing it on
+    any script error on any of their pages."""
+    opened = []
+    yield opened
+    for context, errors in opened:
+        context.close()
+        assert errors == [], f"script errors on the page: {errors}"
 
 
 def wait_for(page, script: str, timeout: int = WAIT_MS) -> None:

@@ -43,15 +43,6 @@ ROOM = {
 }
 
 
-@pytest.fixture
-def pages(chromium):
-    opened = []
-    yield opened
-    for context, errors in opened:
-        context.close()
-        assert errors == [], f"script errors on the page: {errors}"
-
-
 def named(page, ids: dict[str, str]) -> None:
     for element_id, name in ids.items():
         control = page.locator(f"#{element_id}")
@@ -61,13 +52,27 @@ def named(page, ids: dict[str, str]) -> None:
         assert control.locator("svg.icon").count() == 1, element_id
 
 
-def drag(page, selector: str) -> None:
-    box = page.locator(selector).bounding_box()
+def fits_after_a_drag(page, view: str) -> None:
+    """The corners show once the view has moved, and fit it again."""
+    assert page.locator("#fit").is_hidden()
+    box = page.locator(view).bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 80, y + 40, steps=6)
     page.mouse.up()
+    page.locator("#fit").wait_for(state="visible")
+    page.click("#fit")
+    page.locator("#fit").wait_for(state="hidden")
+
+
+def paused_says_how_to_go_on(page, cover_id: str):
+    """Pause: the pile is covered by the words to go on; returns the cover."""
+    page.click("#pause")
+    cover = page.locator(f"#{cover_id}")
+    cover.wait_for(state="visible")
+    assert cover.inner_text().startswith("Paused: tap to go on")
+    return cover
 
 
 @pytest.mark.parametrize(
@@ -96,17 +101,9 @@ def test_the_solo_board_names_its_controls_and_each_does_its_job(
     assert page.locator("#help").is_visible()
     assert page.locator("#help .keys svg.icon").count() >= 8
     page.keyboard.press("Escape")
-    # Corners: shown once the view moved, and fitting it again.
-    assert page.locator("#fit").is_hidden()
-    drag(page, "#board-view")
-    page.locator("#fit").wait_for(state="visible")
-    page.click("#fit")
-    page.locator("#fit").wait_for(state="hidden")
+    fits_after_a_drag(page, "#board-view")
     # A paused run says how to go on, and nothing but that looks active.
-    page.click("#pause")
-    cover = page.locator("#pause-cover")
-    cover.wait_for(state="visible")
-    assert "Paused: tap to go on" in cover.inner_text()
+    cover = paused_says_how_to_go_on(page, "pause-cover")
     wait_settled(page)
     for control in ("hint", "undo", "shuffle", "giveup"):
         assert page.locator(f"#{control}").is_disabled(), control
@@ -143,15 +140,9 @@ def test_a_room_names_its_controls_and_each_does_its_job(
     assert page.locator("#help").is_visible()
     assert "Together" in page.inner_text("#help")
     page.keyboard.press("Escape")
-    drag(page, "#board")
-    page.locator("#fit").wait_for(state="visible")
-    page.click("#fit")
-    page.locator("#fit").wait_for(state="hidden")
+    fits_after_a_drag(page, "#board")
     # Pause for everyone; the cover says how to go on, and a tap does.
-    page.click("#pause")
-    cover = page.locator("#paused-cover")
-    cover.wait_for(state="visible")
-    assert cover.inner_text() == "Paused: tap to go on"
+    cover = paused_says_how_to_go_on(page, "paused-cover")
     assert page.locator("#hint").is_disabled()
     cover.click()
     cover.wait_for(state="hidden")

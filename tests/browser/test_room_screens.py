@@ -23,15 +23,6 @@ from tests.browser.screens import (
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def pages(chromium):
-    opened = []
-    yield opened
-    for context, errors in opened:
-        context.close()
-        assert errors == [], f"script errors on the page: {errors}"
-
-
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_together_shows_the_pile_and_every_card_at_once(
     screen, chromium, pages, rooms_server, artifacts
