@@ -389,9 +389,14 @@ $("leave").addEventListener("click", () => {
     : "You give up your seat; a race you are in stops where you are.";
   $("leave-confirm").showModal();
 });
-$("leave-yes").addEventListener("click", () => {
+$("leave-yes").addEventListener("click", async () => {
   $("leave-confirm").close();
-  act("leave");
+  // Once the server has said yes, go: whatever way the socket then closes,
+  // a reconnect would only find the seat gone.
+  const reply = await act("leave");
+  if (reply.type !== "ack") return;
+  conn.close();
+  location.href = "/rooms/";
 });
 // The solo board's keys on the game screen: each presses the first of its
 // buttons that is showing and enabled (so P pauses or resumes, and a key
