@@ -6,12 +6,12 @@
 import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
 import { Companion } from "./companion.js";
+import { keepShading, shadingOn } from "./prefs.js";
 import { Geometry, matches } from "./rules.js";
 import { BoardScene } from "./scene.js";
 
 const MESSAGE_MS = 4500;
 const RETRY_MS = 3000;
-const SHADING_KEY = "tiles.shading";
 
 const KEYS = {
   u: "undo",
@@ -28,29 +28,15 @@ const KEYS = {
   b: "shading",
 };
 
+// What can be done only while the clock runs.
+const MOVES = new Set(["undo", "hint", "shuffle", "giveup"]);
+
 function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-
-function stored(key, fallback) {
-  try {
-    const value = localStorage.getItem(key);
-    return value === null ? fallback : value === "1";
-  } catch {
-    return fallback;
-  }
-}
-
-function store(key, on) {
-  try {
-    localStorage.setItem(key, on ? "1" : "0");
-  } catch {
-    // Private mode: the choice lasts for this page only.
-  }
 }
 
 class Game {
@@ -83,7 +69,7 @@ class Game {
       (i) => this.tap(i),
       (i) => this.scene.setFocus(i),
     );
-    this.shading = stored(SHADING_KEY, true);
+    this.shading = shadingOn();
     this.scene.setShading(this.shading);
     this.#showToggles();
     // While the companion replays a way through, taps and tools wait.
@@ -177,7 +163,6 @@ class Game {
     this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
     this.list.setTiles(run.tiles);
     this.scene.setTiles(run.tiles, this.standing, true);
-    this.$("layout-name").textContent = run.layout.name;
   }
 
   /** Bring the page's pile to the server's, animating what differs. */
@@ -243,14 +228,20 @@ class Game {
     const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
     this.$("stuck").hidden = !stuck;
     this.root.dataset.stuck = stuck ? "1" : "0";
-    this.$("undo").disabled = this.removed.length === 0;
+    // Nothing that would do nothing looks active: while paused (a run
+    // comes back paused after a reload) or over, only the cover resumes.
+    this.$("undo").disabled = !playing || this.removed.length === 0;
+    for (const id of ["hint", "shuffle", "giveup"]) this.$(id).disabled = !playing;
     this.root.dataset.left = String(left);
   }
 
   #showRun(run) {
     const canShuffle = Boolean(run.can_shuffle);
     const free = run.mode === "free";
-    for (const el of document.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
+    // Levels and dailies have no shuffle: neither the button nor its count.
+    for (const el of document.querySelectorAll("[data-action=shuffle], [data-action-row=shuffle]")) {
+      el.hidden = !canShuffle;
+    }
     for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
     for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
     this.$("hint-count").textContent = String(run.hints);
@@ -277,6 +268,8 @@ class Game {
     else if (!won) note = "A run given up counts as lost.";
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
+    const next = this.$("next-level");
+    if (next) next.hidden = !won;
     this.$("result").showModal();
     this.companion.result(run);
   }
@@ -341,7 +334,10 @@ class Game {
     const data = await this.#send("hint", {});
     const pair = data && data.hint && data.hint.pair;
     if (!pair) {
-      if (data) this.say("No two free tiles match: undo, restart or shuffle.");
+      if (data) {
+        const ways = this.run.can_shuffle ? "undo, restart or shuffle" : "undo or restart";
+        this.say(`No pairs left: ${ways}.`);
+      }
       return;
     }
     const [a, b] = pair.map((id) => this.indexById.get(id));
@@ -408,13 +404,14 @@ class Game {
   #showToggles() {
     const shading = this.$("shading");
     shading.setAttribute("aria-pressed", String(this.shading));
-    const mode = this.$("mode");
-    const rotateFirst = this.scene.view.rotateFirst;
-    mode.setAttribute("aria-pressed", String(rotateFirst));
-    mode.querySelector(".label").textContent = rotateFirst ? "Drag turns" : "Drag pans";
+    this.$("mode").setAttribute("aria-pressed", String(this.scene.view.rotateFirst));
   }
 
   action(name) {
+    // A key for a move while paused: say how to go on, not nothing.
+    if (this.run?.status === "paused" && MOVES.has(name)) {
+      return this.say("Paused: tap to go on.");
+    }
     switch (name) {
       case "undo":
         return this.undo();
@@ -445,7 +442,7 @@ class Game {
         return this.#showToggles();
       case "shading":
         this.shading = !this.shading;
-        store(SHADING_KEY, this.shading);
+        keepShading(this.shading);
         this.scene.setShading(this.shading);
         return this.#showToggles();
       case "close":
