@@ -88,15 +88,12 @@ def _require_host(room: Room, player: Player) -> None:
         raise Forbidden("not_host", "only the host can do that")
 
 
-def _racing_round(room: Room) -> tuple[Round, list[race.Racer]] | None:
-    rnd = room.current_round
-    if rnd is None or rnd.status != Round.Status.RACING:
+def _racing_round(room: Room) -> sql.InPlay | None:
+    """The round in play in `room` and its state (None: no race or
+    Together game on)."""
+    if room.current_round_id is None:
         return None
-    return rnd, _racers(rnd)
-
-
-def _racers(rnd: Round) -> list[race.Racer]:
-    return [r.state() for r in rnd.racers.all()]
+    return sql.load_play(room.current_round_id)
 
 
 def _numbered(room: Room, events: list[tuple[str, dict]]) -> list[dict]:
@@ -118,8 +115,8 @@ def _emit(
 ) -> None:
     """Number and store events, and publish them after commit. Saves the
     room's version and wake_at (which change with the events), plus the
-    `changed` fields the action set; `writes` (a race's rows, from
-    _save_race) go to the database with them."""
+    `changed` fields the action set; `writes` (a round's rows, from
+    _changes) go to the database with them."""
     messages = _numbered(room, events)
     sql.add_events(room, messages, now, writes)
     if changed:
@@ -127,66 +124,47 @@ def _emit(
     publish_on_commit(room.code, messages)
 
 
-def _save_race(
-    room: Room, round_id: int, old: race.Race, new: race.Race, writes: list
-) -> tuple[str, dict] | None:
-    """What changed between two states: its statements added to `writes`
-    (for _emit, which sends them with the events in one round trip), and
-    the "race" event; None when nothing changed (a retried message)."""
+State = race.Race | together.Together
+
+
+def _changes(
+    room: Room, round_id: int, old: State, new: State
+) -> tuple[list[tuple[str, dict]], Writes]:
+    """What changed from `old` to `new` in the round in play: the event
+    players see (none when nothing changed, as for a retried message, or
+    when only a Together connection did) and the statements that save it.
+    Sets the room's wake_at for the new state."""
+    if isinstance(new, together.Together):
+        room.wake_at = together.wake_at(new)
+        if new == old:
+            return [], ()
+        writes = sql.together_writes(round_id, new)
+        if together.unlinked(new) == together.unlinked(old):
+            return [], writes  # a new connection of someone's: no news
+        return [("together", together_json(new))], writes
     room.wake_at = race.wake_at(new)
     if new == old:
-        return None
-    writes += sql.race_writes(round_id, old, new)
-    return ("race", race_patch(old, new))
+        return [], ()
+    return [("race", race_patch(old, new))], sql.race_writes(round_id, old, new)
 
 
-def _save_together(
-    room: Room, rnd: Round, old: together.Together, new: together.Together
-) -> tuple[str, dict] | None:
-    """Write a new Together state; the "together" event, or None when nothing
-    players see changed."""
-    room.wake_at = together.wake_at(new)
-    if new == old:
-        return None
-    rnd.set_together(new)
-    fields = ["status", "banked_ms", "running_since", "paused", "together"]
-    rnd.save(update_fields=fields)
-    if together.unlinked(new) == together.unlinked(old):
-        return None  # a new connection of someone's: saved, but no news
-    return ("together", together_json(new))
+def _finish(
+    move: move_tx.Move, locked: sql.Locked, new: State, now: datetime, *writes
+) -> list[dict]:
+    """End a change to the round in play (`locked.play`) with its new state
+    and any other `writes`; the events to publish once `move` has ended."""
+    room, play = locked.room, locked.play
+    events, changes = _changes(room, play.round_id, play.state, new)
+    messages = _numbered(room, events)
+    move.finish(sql.event_writes(room, messages, now, [*writes, *changes]))
+    return messages
 
 
-def _save_state(
-    room: Room,
-    rnd: Round,
-    old: race.Race | together.Together,
-    new: race.Race | together.Together,
-    writes: list,
-) -> tuple[str, dict] | None:
-    if rnd.is_together:
-        return _save_together(room, rnd, old, new)
-    return _save_race(room, rnd.pk, old, new, writes)
-
-
-def _in_play(
-    locked: sql.Locked,
-) -> tuple[Round, race.Race | together.Together] | None:
-    """The round in play in a locked room, with its state; None when no race
-    or Together game is in progress. Read after the lock, so it is what the
-    last change left."""
-    round_id = locked.room.current_round_id
-    if locked.mode == Round.Mode.TOGETHER:
-        rnd = Round.objects.get(pk=round_id)
-        if rnd.status != Round.Status.RACING:
-            return None
-        return rnd, rnd.together_state()
-    if locked.mode is None:
-        return None
-    return sql.load_race(round_id)
-
-
+# A rule applied to the round in play on behalf of a seat, by mode.
 RaceChange = Callable[[race.Race, int, Room, datetime], race.Race]
 TogetherChange = Callable[[together.Together, int, Room, datetime], together.Together]
+# Statements that go with a change, from the lock's row and both states.
+Extra = Callable[[sql.Locked, State, State], Writes]
 
 
 def _round_action(
@@ -194,87 +172,34 @@ def _round_action(
     player: Player,
     change: RaceChange,
     shared: TogetherChange | None = None,
+    extra: Extra | None = None,
 ) -> Room:
-    """Apply one change to the round in progress, on behalf of `player`'s own
-    seat (never a seat named by the client): `change` in a race, `shared` in
-    Together (None: the mode has no such action)."""
-    room = _race_move(code, player, change)
-    if room is None:  # a Together game
-        room = _orm_round_action(code, player, change, shared)
-    return room
-
-
-def _race_move(code: str, player: Player, change: RaceChange) -> Room | None:
-    """A change to a race: the path of every pair, in two round trips on
-    PostgreSQL (rooms.move_tx). None, having changed nothing, when the
-    room's round is a Together game."""
+    """The one unit of change to the round in progress, on behalf of
+    `player`'s own seat (never a seat named by the client): lock the room
+    and read what is in play in one round trip, apply `change` in a race
+    or `shared` in Together (None: the mode has no such action), write,
+    and publish after commit (two round trips on PostgreSQL, rooms.move_tx)."""
     with move_tx.move() as move:
         locked = sql.lock_seat(code, player.pk, move)
-        room = _member_room(locked, code)
-        if locked.mode == Round.Mode.TOGETHER:
-            return None
-        if locked.racing is None:
+        if locked is None:
+            raise NotFound(f"no room {code!r}")
+        seat = locked.row.seat
+        if seat is None:
+            raise Forbidden("not_member", "you are not in this room")
+        if locked.play is None:
             raise Conflict("no_race", "no race is in progress")
         # Read after the lock: changes to a room are applied in time order.
-        now = current_time()
-        rnd, old = locked.racing
-        new = change(old, locked.seat, room, now)
-        messages = _finish_race(move, room, rnd, old, new, now)
-    publish_on_commit(room.code, messages)  # committed by now
-    return room
-
-
-def _finish_race(
-    move: move_tx.Move,
-    room: Room,
-    rnd: Round,
-    old: race.Race,
-    new: race.Race,
-    now: datetime,
-) -> list[dict]:
-    """Finish a move with what changed from `old` to `new`; the events to
-    publish once `move` has ended."""
-    writes = []
-    event = _save_race(room, rnd.pk, old, new, writes)
-    messages = _numbered(room, [event] if event else [])
-    move.finish(sql.event_writes(room, messages, now, writes))
-    return messages
-
-
-def _member_room(locked: sql.Locked | None, code: str) -> Room:
-    if locked is None:
-        raise NotFound(f"no room {code!r}")
-    if locked.seat is None:
-        raise Forbidden("not_member", "you are not in this room")
-    return locked.room
-
-
-def _orm_round_action(
-    code: str,
-    player: Player,
-    change: RaceChange,
-    shared: TogetherChange | None,
-) -> Room:
-    """`_round_action` in Together, whose state is read and written through
-    the ORM (and in a race dealt since `_race_move` looked)."""
-    with transaction.atomic():
-        locked = sql.lock_seat(code, player.pk)
-        room, seat = _member_room(locked, code), locked.seat
-        now = current_time()
-        current = _in_play(locked)
-        if current is None:
-            raise Conflict("no_race", "no race is in progress")
-        rnd, old = current
-        if not rnd.is_together:
+        now, room, old = current_time(), locked.room, locked.play.state
+        if not isinstance(old, together.Together):
             new = change(old, seat, room, now)
         elif shared is None:
             raise Refused("together", "Together has no undo, shuffle or stop")
         else:
             new = shared(old, seat, room, now)
-        writes = []
-        event = _save_state(room, rnd, old, new, writes)
-        _emit(room, [event] if event else [], now, writes=writes)
-        return room
+        writes = extra(locked, old, new) if extra else ()
+        messages = _finish(move, locked, new, now, *writes)
+    publish_on_commit(room.code, messages)  # committed by now
+    return room
 
 
 # -- rooms and seats -------------------------------------------------------
@@ -321,24 +246,22 @@ def _seat(room: Room, **fields) -> Member:
 
 
 def _late_racer(
-    room: Room, member: Member, now: datetime, writes: list
-) -> tuple[str, dict] | None:
+    room: Room, member: Member, now: datetime
+) -> tuple[list[tuple[str, dict]], Writes]:
     """Seat a newcomer on the race in progress, if it is still young; in
     Together they watch this pile and play the next."""
-    current = _racing_round(room)
-    if current is None:
-        return None
-    rnd, rows = current
-    if rnd.is_together:
-        old = rnd.together_state()
+    play = _racing_round(room)
+    if play is None:
+        return [], ()
+    old = play.state
+    if isinstance(old, together.Together):
         new = together.watch(old, member.seat, member.name, member.bot_level)
-        return _save_together(room, rnd, old, new)
-    old = rnd.state(rows)
-    try:
-        new = race.join(old, member.seat, member.name, member.bot_level, now)
-    except Conflict:
-        return None  # too late: they race from the next deal on
-    return _save_race(room, rnd.pk, old, new, writes)
+    else:
+        try:
+            new = race.join(old, member.seat, member.name, member.bot_level, now)
+        except Conflict:
+            return [], ()  # too late: they race from the next deal on
+    return _changes(room, play.round_id, old, new)
 
 
 def _require_welcome(room: Room, player: Player) -> None:
@@ -355,18 +278,18 @@ def join_room(code: str, player: Player, name: str) -> Room:
         room = _locked(code)
         now = current_time()
         member = room.members.filter(player=player).first()
-        events, writes = [], []
+        events, writes = [], ()
         if member is None:
             _require_welcome(room, player)
             member = _seat(room, player=player, name=name)
-            events.append(_late_racer(room, member, now, writes))
+            events, writes = _late_racer(room, member, now)
         elif member.name != name:
             member.name = name
             member.save(update_fields=["name"])
         else:
             return room
         events.insert(0, ("members", members_json(_members(room))))
-        _emit(room, [e for e in events if e], now, writes=writes)
+        _emit(room, events, now, writes=writes)
         return room
 
 
@@ -532,26 +455,22 @@ def _unseat(room: Room, member: Member, now: datetime) -> None:
     """Take `member` (a person) off the locked room, ending their part in
     the round; the host's leaving ends the round and passes the room on."""
     leaving_host = room.host_id == member.player_id
-    events, changed, writes = [], [], []
-    current = _racing_round(room)
-    if current is not None and current[0].is_together:
-        rnd = current[0]
-        old = rnd.together_state()
-        new = together.leave(old, member.seat, now)
-        if leaving_host:
-            # The host's leaving ends the game where it stands.
-            new = replace(
-                new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
-            )
-        events.append(_save_together(room, rnd, old, new))
-    elif current is not None:
-        rnd, rows = current
-        old = rnd.state(rows)
-        if leaving_host:
+    events, changed, writes = [], [], ()
+    play = _racing_round(room)
+    if play is not None:
+        old = play.state
+        if isinstance(old, together.Together):
+            new = together.leave(old, member.seat, now)
+            if leaving_host:
+                # The host's leaving ends the game where it stands.
+                new = replace(
+                    new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
+                )
+        elif leaving_host:
             new = race.abandon(old, now)
         else:
             new = race.leave(old, member.seat, now)
-        events.append(_save_race(room, rnd.pk, old, new, writes))
+        events, writes = _changes(room, play.round_id, old, new)
     member.delete()
     members = _members(room)
     if leaving_host:
@@ -563,7 +482,7 @@ def _unseat(room: Room, member: Member, now: datetime) -> None:
         changed = ["host", "status", "current_round"]
         events += [("room", room_json(room, members)), ("round", None)]
     events.append(("members", members_json(members)))
-    _emit(room, [e for e in events if e], now, *changed, writes=writes)
+    _emit(room, events, now, *changed, writes=writes)
     unseated_on_commit(room.code, member.seat)
 
 
@@ -593,12 +512,12 @@ def back_to_safety(code: str, player: Player, move: int) -> Room:
     without the room's lock, like a hint; `move` then refuses the undos as
     stale if the racer moved meanwhile. Undecided or still clearable: no
     change."""
-    rnd, rows, seat = _unlocked_round(code, player)
-    if rnd.is_together:
+    room, state, seat = _unlocked_round(code, player)
+    if isinstance(state, together.Together):
         raise Refused("together", "Together has no back to safety")
-    found = race.safety(rnd.state(rows), seat, current_time())
+    found = race.safety(state, seat, current_time())
     if not found.pairs_back:
-        return rnd.room
+        return room
     return _round_action(
         code,
         player,
@@ -619,39 +538,29 @@ def stop_here(code: str, player: Player) -> Room:
     )
 
 
-def _count_pause(room: Room, seat: int) -> None:
-    """One more pause of this deal for the seat; refused past the limit.
-    Runs under the room's lock, inside the pause's transaction."""
-    member = room.members.get(seat=seat)
-    if member.pauses_round != room.current_round_id:
-        member.pauses, member.pauses_round = 0, room.current_round_id
-    if member.pauses >= PAUSES_PER_DEAL:
+def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
+    """When a pause stops the clock, one more pause of this deal for the
+    seat, refused past the limit (pausing a game already paused is
+    harmless and free)."""
+    if not new.paused or old.paused:
+        return ()
+    row = locked.row
+    used = row.pauses if row.pauses_round == row.current_round_id else 0
+    if used >= PAUSES_PER_DEAL:
         raise Refused(
             "no_pauses_left",
             f"you have used your {PAUSES_PER_DEAL} pauses of this deal",
         )
-    member.pauses += 1
-    member.save(update_fields=["pauses", "pauses_round"])
-
-
-def _counted(pause_of):
-    """A pause change that counts the seat's pause when it stops the clock
-    (pausing a game already paused is harmless and free)."""
-
-    def change(st, seat, room, now):
-        new = pause_of(st, seat, now)
-        if new.paused and not st.paused:
-            _count_pause(room, seat)
-        return new
-
-    return change
+    return sql.pause_writes(row.id, row.seat, used + 1, row.current_round_id)
 
 
 def pause(code: str, player: Player) -> Room:
-    # Through the ORM rather than a race's two-round-trip path: a pause is
-    # rare, and it writes the member's count in the same transaction.
-    return _orm_round_action(
-        code, player, _counted(race.pause), _counted(together.pause)
+    return _round_action(
+        code,
+        player,
+        lambda st, seat, room, now: race.pause(st, seat, now),
+        lambda st, seat, room, now: together.pause(st, seat, now),
+        extra=_count_pause,
     )
 
 
@@ -708,7 +617,7 @@ def _presence(code: str, player: Player, change) -> Room | None:
     if not in_play.exists():
         return None  # no lock taken for the sockets of a race or a lobby
     try:
-        return _orm_round_action(
+        return _round_action(
             code,
             player,
             lambda st, seat, room, now: st,
@@ -721,83 +630,47 @@ def _presence(code: str, player: Player, change) -> Room | None:
 def use_hint(code: str, player: Player) -> Hint:
     """The hint for the player's own board. It changes nothing, so it takes
     no lock: the engine's search runs without holding up the room."""
-    rnd, rows, seat = _unlocked_round(code, player)
-    if rnd.is_together:
-        return together.hint(rnd.together_state(), seat, current_time())
-    return race.hint(rnd.state(rows), seat, current_time())
+    _, state, seat = _unlocked_round(code, player)
+    rules = together if isinstance(state, together.Together) else race
+    return rules.hint(state, seat, current_time())
 
 
-def _unlocked_round(code: str, player: Player) -> tuple[Round, list, int]:
+def _unlocked_round(code: str, player: Player) -> tuple[Room, State, int]:
     """The round in play and the player's seat, read without a lock (for
     what only reads, or checks its answer again under the lock)."""
     room = Room.objects.filter(code=code).first()
     if room is None or room.status == Room.Status.CLOSED:
         raise NotFound(f"no room {code!r}")
     member = _member(room, player)
-    current = _racing_round(room)
-    if current is None:
+    play = _racing_round(room)
+    if play is None:
         raise Conflict("no_race", "no race is in progress")
-    return (*current, member.seat)
+    return room, play.state, member.seat
 
 
 # -- the timer -------------------------------------------------------------
 
 
 def apply_due_timers(room_id: int) -> bool:
-    """Apply what is due in one room: time limits and bots' moves. Rooms
-    locked by someone else are skipped (that one will see to it, and a
-    second timer process never waits on the first); False when nothing was
-    due or the room was busy."""
+    """Apply what is due in one room: time limits, bots' moves and turns
+    running out, as the round's rules say. Rooms locked by someone else
+    are skipped (that one will see to it, and a second timer process never
+    waits on the first); False when nothing was due or the room was busy."""
     now = current_time()
-    done = _due_race(room_id, now)
-    if done is None:  # a Together game
-        done = _due_orm(room_id, now)
-    return done
-
-
-def _due_race(room_id: int, now: datetime) -> bool | None:
-    """`apply_due_timers` in a race, on the path of a pair (`_race_move`);
-    None, having changed nothing, in a Together game."""
     with move_tx.move() as move:
         locked = sql.lock_due(room_id, now, move)
         if locked is None:
             return False
-        if locked.mode == Round.Mode.TOGETHER:
-            return None
         room = locked.room
-        if locked.racing is None:  # nothing in play: nothing to wake up for
+        if locked.play is None:  # nothing in play: nothing to wake up for
             room.wake_at = None
             move.finish(sql.event_writes(room, [], now))
             return False
-        rnd, old = locked.racing
-        messages = _finish_race(move, room, rnd, old, race.run_due(old, now), now)
+        old = locked.play.state
+        rules = together if isinstance(old, together.Together) else race
+        messages = _finish(move, locked, rules.run_due(old, now), now)
     publish_on_commit(room.code, messages)
     return True
-
-
-def _due_orm(room_id: int, now: datetime) -> bool:
-    """`apply_due_timers` in Together, through the ORM (and in a race dealt
-    since `_due_race` looked). `_due_race` has just held the room and let
-    it go: whoever took it in between (a player's move) is waited for
-    rather than skipped, so that the due turn is not left to the timer's
-    next look; if that was another timer, the room is no longer due when
-    the lock comes."""
-    with transaction.atomic():
-        locked = sql.lock_due(room_id, now, wait=True)
-        if locked is None:
-            return False
-        room = locked.room
-        current = _in_play(locked)
-        if current is None:
-            room.wake_at = None
-            room.save(update_fields=["wake_at"])
-            return False
-        rnd, old = current
-        rules = together if rnd.is_together else race
-        writes = []
-        event = _save_state(room, rnd, old, rules.run_due(old, now), writes)
-        _emit(room, [event] if event else [], now, writes=writes)
-        return True
 
 
 def due_rooms(limit: int = 100, part: int = 0, parts: int = 1) -> list[int]:
@@ -826,7 +699,7 @@ def merge_player_seats(sender, source: Player, target: Player, **kwargs) -> None
 def _round_state(rnd: Round) -> race.Race | together.Together:
     if rnd.is_together:
         return rnd.together_state()
-    return rnd.state(_racers(rnd))
+    return rnd.state([r.state() for r in rnd.racers.all()])
 
 
 def snapshot(

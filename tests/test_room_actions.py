@@ -178,7 +178,7 @@ class TestMoves:
         take_all(room, ann, pairs[2:5], clock, first_move=2)
         take_all(room, bob, pairs[:1], clock)
         rnd = Room.objects.get(pk=room.pk).current_round
-        _, state = sql.load_race(rnd.pk)
+        state = sql.load_play(rnd.pk).state
         assert state.racers == tuple(r.state() for r in rnd.racers.all())
         assert state.racer(0).matches == 5
 
