@@ -19,12 +19,12 @@ from django.utils import timezone
 from accounts.models import Player
 from games.engine.deal import generate_deal
 from games.engine.hint import Hint
+from games.errors import ActionError, Conflict, Forbidden, NotFound, Refused
 from games.layouts import playable_layout
 from rooms import move_tx, race, sql, together
 from rooms.bots import LEVELS
 from rooms.models import NAME_MAX, Member, Room, Round
 from rooms.publish import publish_on_commit, unseated_on_commit
-from rooms.race import Conflict, RaceError, Refused
 from rooms.sql import Writes
 from rooms.state import (
     members_json,
@@ -44,15 +44,6 @@ MAX_REPLAY = 500
 # How often each player may pause one deal (the rules page says so): enough
 # for the doorbell, too few to stop a game again and again.
 PAUSES_PER_DEAL = 3
-
-
-class NotFound(RaceError):
-    def __init__(self, message: str = "no such room") -> None:
-        super().__init__("not_found", message)
-
-
-class Forbidden(RaceError):
-    pass
 
 
 def current_time() -> datetime:
@@ -623,7 +614,7 @@ def _presence(code: str, player: Player, change) -> Room | None:
             lambda st, seat, room, now: st,
             lambda st, seat, room, now: change(st, seat, now),
         )
-    except RaceError:
+    except ActionError:
         return None
 
 

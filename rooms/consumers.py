@@ -21,6 +21,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.db import InterfaceError, OperationalError
 
+from games.errors import ActionError
 from rooms import actions, limits
 from rooms.identity import player_for_scope
 from rooms.limits import (
@@ -31,7 +32,6 @@ from rooms.limits import (
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
-from rooms.race import RaceError
 from rooms.state import full_state
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await self._dispatch(kind, fields, ref)
-        except RaceError as e:
+        except ActionError as e:
             await self._error(ref, e.code, e.message, e.tile)
         except (InterfaceError, OperationalError):
             # The database was out of reach: a connection broken since its

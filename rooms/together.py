@@ -61,9 +61,9 @@ from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
+from games.errors import Conflict, Refused
 from games.play import Clock
 from rooms import together_bots as bots
-from rooms.race import Conflict, Refused
 
 Pair = tuple[int, int]
 

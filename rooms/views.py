@@ -18,11 +18,11 @@ from config.throttle import (
     guess_refused,
     throttled,
 )
+from games.errors import ActionError
 from rooms import actions
 from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
-from rooms.race import RaceError
 
 
 def _open_room(code: str) -> Room:
@@ -73,7 +73,7 @@ def join(request):
         try:
             actions.join_room(code, current_player(request), form.cleaned_data["name"])
             return redirect("rooms:room", code=code)
-        except RaceError as e:
+        except ActionError as e:
             if e.code == "not_found":
                 CODE_GUESSES.hit(request)
             form.add_error("code" if e.code == "not_found" else None, e.message)
@@ -113,7 +113,7 @@ def room(request, code: str):
                 player = current_player(request)
                 actions.join_room(room.code, player, form.cleaned_data["name"])
                 return redirect("rooms:room", code=room.code)
-            except RaceError as e:
+            except ActionError as e:
                 form.add_error(None, e.message)
         context = {"room": room, "form": form}
         return render(request, "rooms/join.html", context, status=400)

@@ -10,9 +10,9 @@ import time
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
 
+from games.errors import Refused
 from rooms import actions, race, sql
 from rooms.models import Event, Room
-from rooms.race import Refused
 from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.players import claim_guest
+from games.errors import ActionError, Conflict
 from rooms import actions, sql
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
-from rooms.race import LATE_JOIN_MS, Conflict, RaceError
+from rooms.race import LATE_JOIN_MS
 from tests.room_helpers import (
     apply_events,
     fresh_state,
@@ -33,7 +34,7 @@ def racer(room, seat) -> Racer:
 
 
 def error_code(call) -> str:
-    with pytest.raises(RaceError) as e:
+    with pytest.raises(ActionError) as e:
         call()
     return e.value.code
 
