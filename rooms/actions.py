@@ -56,9 +56,9 @@ def current_time() -> datetime:
 
 def _locked(code: str) -> Room:
     # The current round comes in the same query; only the room row is locked.
-    rooms = Room.objects.select_related("current_round").select_for_update(of=("self",))
-    room = rooms.filter(code=code).first()
-    if room is None or room.status == Room.Status.CLOSED:
+    rooms = Room.objects.open().select_related("current_round")
+    room = rooms.select_for_update(of=("self",)).filter(code=code).first()
+    if room is None:
         raise NotFound(f"no room {code!r}")
     return room
 
@@ -629,8 +629,8 @@ def use_hint(code: str, player: Player) -> Hint:
 def _unlocked_round(code: str, player: Player) -> tuple[Room, State, int]:
     """The round in play and the player's seat, read without a lock (for
     what only reads, or checks its answer again under the lock)."""
-    room = Room.objects.filter(code=code).first()
-    if room is None or room.status == Room.Status.CLOSED:
+    room = Room.objects.open().filter(code=code).first()
+    if room is None:
         raise NotFound(f"no room {code!r}")
     member = _member(room, player)
     play = _racing_round(room)
@@ -714,12 +714,7 @@ def read_state(
     """A read of a room for watchers: no lock, so watchers never wait on the
     players or hold them up. The rows may be newer than the room's version
     read first, never older. A closed room is not found."""
-    room = (
-        Room.objects.select_related("current_round")
-        .exclude(status=Room.Status.CLOSED)
-        .filter(code=code)
-        .first()
-    )
+    room = Room.objects.open().select_related("current_round").filter(code=code).first()
     if room is None:
         raise NotFound(f"no room {code!r}")
     rnd = room.current_round

@@ -49,8 +49,8 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
     if player is None:
         return None
     seat = (
-        Member.objects.filter(room__code=code, player=player)
-        .exclude(room__status="closed")
+        Member.objects.filter(room__in=Room.objects.open(), room__code=code)
+        .filter(player=player)
         .values_list("seat", flat=True)
         .first()
     )
@@ -80,7 +80,7 @@ def _room_version(code: str) -> int | None:
 
 
 def _open_room_version(code: str) -> int | None:
-    rooms = Room.objects.filter(code=code).exclude(status=Room.Status.CLOSED)
+    rooms = Room.objects.open().filter(code=code)
     return rooms.values_list("version", flat=True).first()
 
 

@@ -30,6 +30,12 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class RoomQuerySet(models.QuerySet):
+    def open(self) -> "RoomQuerySet":
+        """Rooms not closed: the only ones anyone may find, join or watch."""
+        return self.exclude(status=Room.Status.CLOSED)
+
+
 class Room(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby"
@@ -63,6 +69,8 @@ class Room(models.Model):
     locked = models.BooleanField(default=False)
     removed = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = RoomQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["code"], name="one_room_a_code")]

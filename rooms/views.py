@@ -26,7 +26,7 @@ from rooms.models import Room
 
 
 def _open_room(code: str) -> Room:
-    room = Room.objects.filter(code=code.upper()).exclude(status="closed").first()
+    room = Room.objects.open().filter(code=code.upper()).first()
     if room is None:
         raise Http404("No such room: check the code, or host a new room.")
     return room
@@ -89,7 +89,7 @@ def watch(request):
         return refused
     if form.is_valid():
         code = form.cleaned_data["code"]
-        if Room.objects.filter(code=code).exclude(status="closed").exists():
+        if Room.objects.open().filter(code=code).exists():
             return render(request, "rooms/watch.html", {"code": code})
         CODE_GUESSES.hit(request)
         form.add_error("code", "No open room has that code.")
