@@ -12,7 +12,7 @@ them, the clock set to the room's next wake-up before each, so each tick
 moves the bots due then. Events are published on the event loop, as in
 the servers.
 
-The clock is the bench's own (`actions.current_time` replaced) and the
+The clock is the bench's own (`rooms.clock.current_time` replaced) and the
 deal's seed is fixed, so every run makes the same moves. It reports
 process CPU time per call (medians and means), wall-clock time per call
 (median and 90th percentile: the CPU and every wait, round trips
@@ -40,8 +40,11 @@ It removes its room and players afterwards.
 import argparse
 import asyncio
 import contextlib
+import importlib
+import importlib.util
 import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -89,7 +92,10 @@ class Clock:
         self.wake_at: datetime | None = None
 
     def install(self) -> None:
-        actions.current_time = lambda: self.now
+        # An older tree (bench/compare.py) keeps it in rooms.actions.
+        clock = importlib.util.find_spec("rooms.clock")
+        owner = importlib.import_module("rooms.clock") if clock else actions
+        owner.current_time = lambda: self.now
         saved = sql.event_writes
 
         def event_writes(room, *args, **kwargs):
@@ -110,12 +116,12 @@ def seat_room(mode: str) -> tuple[Room, list[Player], tuple]:
         for level in ("medium", "hard"):
             actions.add_bot(room.code, host, level)
     actions.start_game(room.code, host)
-    token_hex = actions.secrets.token_hex
-    actions.secrets.token_hex = lambda n: SEED  # the same deal every run
+    token_hex = secrets.token_hex
+    secrets.token_hex = lambda n: SEED  # the same deal every run
     try:
         actions.deal_round(room.code, host, mode, "big", 0)
     finally:
-        actions.secrets.token_hex = token_hex
+        secrets.token_hex = token_hex
     return room, [host, guest], solution(room)
 
 

@@ -92,7 +92,7 @@ class Member(models.Model):
     name = models.CharField(max_length=NAME_MAX)
     joined = models.DateTimeField(auto_now_add=True)
     # Pauses this member made in the round `pauses_round` (a Round's id):
-    # counted per deal (rooms.actions.PAUSES_PER_DEAL).
+    # counted per deal (rooms.moves.PAUSES_PER_DEAL).
     pauses = models.PositiveSmallIntegerField(default=0)
     pauses_round = models.PositiveBigIntegerField(null=True, blank=True)
 

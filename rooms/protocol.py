@@ -7,8 +7,8 @@ before it reaches an action.
 
 from dataclasses import dataclass
 
-from rooms.actions import MODES, PILES
 from rooms.bots import LEVELS
+from rooms.deals import MODES, PILES
 from rooms.race import LIMIT_MINUTES
 
 MAX_MESSAGE_CHARS = 1024

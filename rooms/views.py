@@ -20,9 +20,9 @@ from config.throttle import (
 )
 from games.errors import ActionError
 from rooms import actions
-from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
+from rooms.moves import PAUSES_PER_DEAL
 
 
 def _open_room(code: str) -> Room:

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from accounts.players import claim_guest
 from games.errors import ActionError, Conflict
-from rooms import actions, sql
+from rooms import actions, reads, sql
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
 from rooms.race import LATE_JOIN_MS
 from tests.room_helpers import (
@@ -358,7 +358,7 @@ class TestEvents:
         assert versions == list(range(1, len(versions) + 1))
 
     def test_a_client_far_behind_gets_none(self, room, ann, monkeypatch):
-        monkeypatch.setattr(actions, "MAX_REPLAY", 2)
+        monkeypatch.setattr(reads, "MAX_REPLAY", 2)
         latest = Room.objects.get(pk=room.pk)
         assert actions.events_since(latest, latest.version - 2) is not None
         assert actions.events_since(latest, latest.version - 3) is None
