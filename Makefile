@@ -31,6 +31,9 @@ run: deps
 
 test: deps
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+	npx eslint static/js
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser
 	node --test static/js/tests/

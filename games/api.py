@@ -104,9 +104,9 @@ def endpoint(method: str, starts: bool = False) -> Callable:
                 response["Allow"] = method
                 return response
             player = current_player(request) if starts else known_player(request)
+            if player is None:  # a visitor with no records has no run
+                return _error(404, "not_found", f"no run {kwargs.get('run_id')!r}")
             try:
-                if player is None:
-                    raise actions.RunNotFound(f"no run {kwargs.get('run_id')!r}")
                 body = _body(request) if method == "POST" else {}
                 return view(request, player, body, **kwargs)
             except BadBody as e:

@@ -13,6 +13,7 @@ the room through the ORM (`locked_room`) and end with `emit`.
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from accounts.models import Player
 from games.errors import Conflict, Forbidden, NotFound, Refused
@@ -21,6 +22,10 @@ from rooms.models import Member, Room
 from rooms.publish import publish_on_commit
 from rooms.sql import Writes
 from rooms.state import race_patch, together_json
+
+# An event before it is numbered: its kind and its data (a dict, a list or
+# None, as docs/protocol.md has each kind).
+Event = tuple[str, Any]
 
 
 def locked_room(code: str) -> Room:
@@ -56,7 +61,7 @@ def in_play(room: Room) -> sql.InPlay | None:
     return sql.load_play(room.current_round_id)
 
 
-def _numbered(room: Room, events: list[tuple[str, dict]]) -> list[dict]:
+def _numbered(room: Room, events: list[Event]) -> list[dict]:
     """Events as saved and sent, numbered on from the room's version (which
     this moves on)."""
     messages = []
@@ -68,7 +73,7 @@ def _numbered(room: Room, events: list[tuple[str, dict]]) -> list[dict]:
 
 def emit(
     room: Room,
-    events: list[tuple[str, dict]],
+    events: list[Event],
     now: datetime,
     *changed: str,
     writes: Writes = (),
@@ -89,12 +94,12 @@ State = race.Race | together.Together
 
 def changes(
     room: Room, round_id: int, old: State, new: State
-) -> tuple[list[tuple[str, dict]], Writes]:
+) -> tuple[list[Event], Writes]:
     """What changed from `old` to `new` in the round in play: the event
     players see (none when nothing changed, as for a retried message, or
     when only a Together connection did) and the statements that save it.
     Sets the room's wake_at for the new state."""
-    if isinstance(new, together.Together):
+    if isinstance(new, together.Together) and isinstance(old, together.Together):
         room.wake_at = together.wake_at(new)
         if new == old:
             return [], ()
@@ -102,6 +107,8 @@ def changes(
         if together.unlinked(new) == together.unlinked(old):
             return [], writes  # a new connection of someone's: no news
         return [("together", together_json(new))], writes
+    if not (isinstance(new, race.Race) and isinstance(old, race.Race)):
+        raise TypeError("a round's state keeps its mode")
     room.wake_at = race.wake_at(new)
     if new == old:
         return [], ()
@@ -109,11 +116,15 @@ def changes(
 
 
 def finish(
-    move: move_tx.Move, locked: sql.Locked, new: State, now: datetime, *writes
+    move: move_tx.Move,
+    room: Room,
+    play: sql.InPlay,
+    new: State,
+    now: datetime,
+    *writes: move_tx.Statement,
 ) -> list[dict]:
-    """End a change to the round in play (`locked.play`) with its new state
-    and any other `writes`; the events to publish once `move` has ended."""
-    room, play = locked.room, locked.play
+    """End a change to the round in play with its new state and any other
+    `writes`; the events to publish once `move` has ended."""
     events, saves = changes(room, play.round_id, play.state, new)
     messages = _numbered(room, events)
     move.finish(sql.event_writes(room, messages, now, [*writes, *saves]))
@@ -149,7 +160,9 @@ def round_action(
         if locked.play is None:
             raise Conflict("no_race", "no race is in progress")
         # Read after the lock: changes to a room are applied in time order.
-        now, room, old = clock.current_time(), locked.room, locked.play.state
+        now, room, play = clock.current_time(), locked.room, locked.play
+        old = play.state
+        new: State
         if not isinstance(old, together.Together):
             new = change(old, seat, room, now)
         elif shared is None:
@@ -157,6 +170,6 @@ def round_action(
         else:
             new = shared(old, seat, room, now)
         writes = extra(locked, old, new) if extra else ()
-        messages = finish(move, locked, new, now, *writes)
+        messages = finish(move, room, play, new, now, *writes)
     publish_on_commit(room.code, messages)  # committed by now
     return room

@@ -12,6 +12,7 @@ from games.layouts import playable_layout
 from rooms import clock, race, sql, together
 from rooms.changes import emit, in_play, locked_room, members_of, require_host
 from rooms.models import Room, Round
+from rooms.sql import Writes
 from rooms.state import room_json, round_json
 
 # The two piles a host picks from, by the layouts' slugs.
@@ -41,6 +42,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         members = members_of(room)
         # Members come in seat order, which is join order: Together's turns.
         seats = [(m.seat, m.name, m.bot_level) for m in members]
+        state: race.Race | together.Together
         if mode == Round.Mode.TOGETHER:
             state = together.deal(layout, deal.faces, seed, seats, now, deal.solution)
             witness, limit_ms = state.plan, None
@@ -64,11 +66,11 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             dealt_at=now,
             limit_ms=limit_ms,
         )
-        if mode == Round.Mode.TOGETHER:
+        writes: Writes = ()
+        if isinstance(state, together.Together):
             rnd.set_together(state)
             rnd.save()
             room.wake_at = together.wake_at(state)
-            writes = []
         else:
             rnd.set_state(state)
             rnd.save()

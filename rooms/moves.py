@@ -71,6 +71,9 @@ def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
     if not new.paused or old.paused:
         return ()
     row = locked.row
+    # A player's lock read their seat and its count; the round is in play.
+    assert row.seat is not None and row.pauses is not None
+    assert row.current_round_id is not None
     used = row.pauses if row.pauses_round == row.current_round_id else 0
     if used >= PAUSES_PER_DEAL:
         raise Refused(

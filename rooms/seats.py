@@ -10,6 +10,8 @@ from games.errors import Conflict, Forbidden, Refused
 from rooms import clock, race, together
 from rooms.bots import LEVELS
 from rooms.changes import (
+    Event,
+    State,
     changes,
     emit,
     in_play,
@@ -69,13 +71,14 @@ def _seat(room: Room, **fields) -> Member:
 
 def _late_racer(
     room: Room, member: Member, now: datetime
-) -> tuple[list[tuple[str, dict]], Writes]:
+) -> tuple[list[Event], Writes]:
     """Seat a newcomer on the race in progress, if it is still young; in
     Together they watch this pile and play the next."""
     play = in_play(room)
     if play is None:
         return [], ()
     old = play.state
+    new: State
     if isinstance(old, together.Together):
         new = together.watch(old, member.seat, member.name, member.bot_level)
     else:
@@ -100,7 +103,8 @@ def join_room(code: str, player: Player, name: str) -> Room:
         room = locked_room(code)
         now = clock.current_time()
         member = room.members.filter(player=player).first()
-        events, writes = [], ()
+        events: list[Event] = []
+        writes: Writes = ()
         if member is None:
             _require_welcome(room, player)
             member = _seat(room, player=player, name=name)
@@ -209,10 +213,13 @@ def _unseat(room: Room, member: Member, now: datetime) -> None:
     """Take `member` (a person) off the locked room, ending their part in
     the round; the host's leaving ends the round and passes the room on."""
     leaving_host = room.host_id == member.player_id
-    events, changed, writes = [], [], ()
+    events: list[Event] = []
+    changed: list[str] = []
+    writes: Writes = ()
     play = in_play(room)
     if play is not None:
         old = play.state
+        new: State
         if isinstance(old, together.Together):
             new = together.leave(old, member.seat, now)
             if leaving_host:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from django.db import connection
 from django.utils import timezone
@@ -130,6 +130,10 @@ def _for_update(skip_locked: bool = False) -> str:
     return " FOR UPDATE OF r SKIP LOCKED" if skip_locked else " FOR UPDATE OF r"
 
 
+@overload
+def _aware(value: datetime) -> datetime: ...
+@overload
+def _aware(value: datetime | None) -> datetime | None: ...
 def _aware(value: datetime | None) -> datetime | None:
     # SQLite stores UTC without its zone.
     if value is None or timezone.is_aware(value):
@@ -259,12 +263,16 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
     dealt = _dealt(first.id, first.seed)
     clock = Clock(first.banked_ms, _aware(first.running_since))
     dealt_at = _aware(first.dealt_at)
-    if first.mode == Round.Mode.TOGETHER:
-        data = json.loads(first.together)
-        state = together_store.load(
-            dealt.layout, first.seed, dealt_at, clock, bool(first.paused), data
+    if first.together is not None:  # Together's column, null in a race
+        shared = together_store.load(
+            dealt.layout,
+            first.seed,
+            dealt_at,
+            clock,
+            bool(first.paused),
+            json.loads(first.together),
         )
-        return InPlay(first.id, state)
+        return InPlay(first.id, shared)
     key = (first.id, first.seed)
     racers = [
         _racer((*key, racer.seat), racer, dealt.faces)
@@ -282,8 +290,7 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
         running_since=clock.running_since,
         paused=bool(first.paused),
     )
-    state = rnd.state(racers, dealt)
-    return InPlay(first.id, state)
+    return InPlay(first.id, rnd.state(racers, dealt))
 
 
 # Racers' states by (round id, seed, seat), with the row each was read from
@@ -368,7 +375,7 @@ def _steps_json(steps: Sequence[race.Step]):
     entries = [
         {"ms": ms, "pair": list(pair)}
         if pair is not None
-        else {"ms": ms, "faces": list(faces_before)}
+        else {"ms": ms, "faces": list(faces_before or ())}
         for ms, pair, faces_before in steps
     ]
     return connection.ops.adapt_json_value(entries, None)

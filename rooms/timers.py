@@ -20,9 +20,13 @@ def apply_due_timers(room_id: int) -> bool:
             room.wake_at = None
             move.finish(sql.event_writes(room, [], now))
             return False
-        old = locked.play.state
-        rules = together if isinstance(old, together.Together) else race
-        messages = finish(move, locked, rules.run_due(old, now), now)
+        play = locked.play
+        new: race.Race | together.Together
+        if isinstance(play.state, together.Together):
+            new = together.run_due(play.state, now)
+        else:
+            new = race.run_due(play.state, now)
+        messages = finish(move, room, play, new, now)
     publish_on_commit(room.code, messages)
     return True
 

@@ -117,8 +117,8 @@ def room(request, code: str):
                 form.add_error(None, e.message)
         context = {"room": room, "form": form}
         return render(request, "rooms/join.html", context, status=400)
-    player = known_player(request)
-    if player is None or not room.members.filter(player=player).exists():
+    known = known_player(request)
+    if known is None or not room.members.filter(player=known).exists():
         form = NameForm(initial={"name": _name(request)})
         return render(request, "rooms/join.html", {"room": room, "form": form})
     return render(request, "rooms/room.html", {"room": room})
