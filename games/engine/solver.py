@@ -85,7 +85,7 @@ NOISE_MAX = 60
 # STEP_NODES nodes each, about what one costs in time (timed: 9-11 nodes a
 # step on seeds 51, 90, 156 and 410; 8 and 10 gave the same times). The
 # measurements behind these numbers, from before the clause search, are in
-# PERFORMANCE.md (fourth to ninth passes).
+# docs/performance-log.md (fourth to ninth passes).
 LOCAL_AFTER = 600
 LOCAL_SHARE = 4
 LATE_SHARE = 0.125
