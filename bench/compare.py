@@ -42,13 +42,11 @@ def extract(commit: str, folder: Path) -> None:
 
 
 def run(code: Path, extra: list[str]) -> dict:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "bench/move_cost.py"), "--code", str(code)] + extra,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return json.loads(out)
+    script = [sys.executable, str(ROOT / "bench/move_cost.py"), "--code", str(code)]
+    done = subprocess.run(script + extra, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"move_cost.py failed on {code}:\n{done.stderr}")
+    return json.loads(done.stdout)
 
 
 def main() -> int:
