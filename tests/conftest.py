@@ -1,7 +1,12 @@
 """Fixtures shared by the room tests: Ann hosts a room that Bob joins, on a
 clock the test moves by hand."""
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
 
 from rooms import actions
 from tests.room_helpers import RoomClock, person
@@ -29,3 +34,21 @@ def room(clock, ann, bob):
     actions.join_room(room.code, bob, "Bob")
     actions.start_game(room.code, ann)
     return room
+
+
+def pytest_sessionstart(session) -> None:
+    """Collect the static files when a source is newer than the manifest.
+
+    Tests run with DEBUG off, as production does: pages name the hashed files
+    of the manifest, and daphne serves them from STATIC_ROOT. Collecting
+    takes seconds, so only when something changed.
+    """
+    manifest = settings.STATIC_ROOT / "staticfiles.json"
+    built = manifest.stat().st_mtime if manifest.exists() else 0.0
+    sources = (
+        storage.path(path)
+        for finder in finders.get_finders()
+        for path, storage in finder.list(ignore_patterns=None)
+    )
+    if any(Path(source).stat().st_mtime > built for source in sources):
+        call_command("collectstatic", "--noinput", verbosity=0)

@@ -4,28 +4,64 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_runs'),
+        ("games", "0001_runs"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Layout',
+            name="Layout",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('slug', models.SlugField(max_length=64, unique=True)),
-                ('positions', models.JSONField(help_text='[[x, y, z], ...] in half-tile units, as the deal format says.')),
-                ('published', models.BooleanField(default=False, help_text='Shown to players; needs a proof first.')),
-                ('status', models.CharField(choices=[('pending', 'Waiting for proof'), ('verified', 'Proved clearable'), ('failed', 'Not proved clearable')], default='pending', editable=False, max_length=8)),
-                ('witness', models.JSONField(blank=True, editable=False, null=True)),
-                ('status_message', models.CharField(blank=True, editable=False, max_length=300)),
-                ('proved_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("slug", models.SlugField(max_length=64, unique=True)),
+                (
+                    "positions",
+                    models.JSONField(
+                        help_text="[[x, y, z], ...] in half-tile units, as the deal format says."
+                    ),
+                ),
+                (
+                    "published",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Shown to players; needs a proof first.",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for proof"),
+                            ("verified", "Proved clearable"),
+                            ("failed", "Not proved clearable"),
+                        ],
+                        default="pending",
+                        editable=False,
+                        max_length=8,
+                    ),
+                ),
+                ("witness", models.JSONField(blank=True, editable=False, null=True)),
+                (
+                    "status_message",
+                    models.CharField(blank=True, editable=False, max_length=300),
+                ),
+                (
+                    "proved_at",
+                    models.DateTimeField(blank=True, editable=False, null=True),
+                ),
+                ("updated", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
     ]
