@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its line and request id cover every reply, redirects included.
+    "config.requestlog.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Below the security middleware, so static replies carry its headers.
     "config.static.StaticFilesMiddleware",
@@ -193,9 +195,37 @@ SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
+# --- Operations (deployment) -------------------------------------------------
+# A load balancer probes /healthz over plain HTTP on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+
+# One line per event: time (UTC), level, logger, request id, message. Each
+# request is logged once, by config.requestlog (daphne's own access log is
+# off where serve.py and deploy/ start it).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "config.requestlog.RequestIdFilter"},
+        "server_errors_only": {"()": "config.requestlog.ServerErrorsOnly"},
+    },
+    "formatters": {
+        "line": {
+            "()": "config.requestlog.UtcFormatter",
+            "format": "%(asctime)s.%(msecs)03dZ %(levelname)s %(name)s"
+            " [%(request_id)s] %(message)s",
+            "datefmt": "%Y-%m-%dT%H:%M:%S",
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["request_id"],
+        }
+    },
+    "loggers": {"django.request": {"filters": ["server_errors_only"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+# ---------------------------------------------------------------------------

@@ -3,10 +3,18 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from config.health import healthz
 from games import views as game_views
+
+# The site's own error pages, JSON under the solo play API (config.errors).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.forbidden"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"
 
 urlpatterns = [
     path("", game_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
     # Pages outside base.html (the admin, a bare API response) still get the
     # icon when a browser asks for it at the old fixed address.
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"))),
