@@ -56,7 +56,9 @@ def server_env(**extra: str) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         **extra,
     }
-    env.setdefault("SECRET_KEY", "services-test-secret-key")
+    env.setdefault(
+        "SECRET_KEY", "services-test-key-used-by-no-deployment-4f9a2c7e1b8d3f6a"
+    )
     return env
 
 
