@@ -86,3 +86,24 @@ class Seat:
             {"type": "take", "a": pair[0], "b": pair[1], "move": move}
         )
         assert reply["type"] == "ack", reply
+
+
+async def start_race(host: Seat, other: Seat, solution) -> list:
+    """The host deals a Small race; once both have it, a clearing order of
+    the deal (from `await solution()`) when every clock has started."""
+    deal = {"type": "deal", "mode": "race", "pile": "small", "limit": 0}
+    assert (await host.send(deal))["type"] == "ack"
+    await other.until(lambda: other.state["round"], "the deal")
+    pairs = await solution()
+    await asyncio.sleep(1.6)  # the pile builds, then every clock starts
+    return pairs
+
+
+async def take_in_turns(first: Seat, second: Seat, pairs, moves: range) -> None:
+    """Seat 0 (`first`) and seat 1 take the same pairs in turn, each seeing
+    the other's arrive before its own."""
+    for move in moves:
+        await first.take(pairs[move], move)
+        await second.until(lambda m=move: second.racer(0)["matches"] == m + 1, "0")
+        await second.take(pairs[move], move)
+        await first.until(lambda m=move: first.racer(1)["matches"] == m + 1, "1")

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.hosts import Network, missing_tools, postgres_bin
-from tests.seat_client import Seat
+from tests.seat_client import Seat, start_race, take_in_turns
 from tests.services import ROOT, Process
 
 PORT = 8000
@@ -223,18 +223,9 @@ async def race(network: Network, seats: dict, pairs, web1: str, web2: str) -> No
     ann, bob = Seat("ann", seats["ann"], code), Seat("bob", seats["bob"], code)
     await ann.connect(PORT, web1)
     await bob.connect(PORT, web2)
-    deal = {"type": "deal", "mode": "race", "pile": "small", "limit": 0}
-    assert (await ann.send(deal))["type"] == "ack"
-    await bob.until(lambda: bob.state["round"], "the deal")
-    order = await asyncio.to_thread(pairs)
-    await asyncio.sleep(1.6)  # the pile builds, then every clock starts
-
+    order = await start_race(ann, bob, lambda: asyncio.to_thread(pairs))
     # Each sees the other's pairs, across the hosts.
-    for move, pair in enumerate(order[:3]):
-        await ann.take(pair, move)
-        await bob.until(lambda m=move: bob.racer(0)["matches"] == m + 1, "Ann")
-        await bob.take(pair, move)
-        await ann.until(lambda m=move: ann.racer(1)["matches"] == m + 1, "Bob")
+    await take_in_turns(ann, bob, order, range(3))
 
     network.cut("web1")
     # Bob's host goes on as if nothing happened.
@@ -252,9 +243,7 @@ async def race(network: Network, seats: dict, pairs, web1: str, web2: str) -> No
     assert ann.racer(0)["matches"] == 3, "her acknowledged pairs"
     await ann.take(order[3], 3)  # the resend: it had never arrived
 
-    for move, pair in enumerate(order[4:6], start=4):
-        await ann.take(pair, move)
-        await bob.take(pair, move)
+    await take_in_turns(ann, bob, order, range(4, 6))
 
     # A new client on the surviving host sees every acknowledged pair.
     check = Seat("check", seats["ann"], code)

@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 
 from rooms import actions
 from tests.room_helpers import guest_cookie_value, person, solution
-from tests.seat_client import WAIT_S, Seat
+from tests.seat_client import WAIT_S, Seat, start_race, take_in_turns
 from tests.services import Process, free_port, needs_services, server_env
 
 # The launcher starts a dead part again within BACK_S. daphne then takes
@@ -128,14 +128,8 @@ async def test_a_killed_daphne_comes_back_and_its_player_loses_nothing(serve):
         victim = daphne_of(ann)
         assert daphne_of(bob) != victim, "both players stayed on one daphne"
 
-        deal = {"type": "deal", "mode": "race", "pile": "small", "limit": 0}
-        assert (await ann.send(deal))["type"] == "ack"
-        await bob.until(lambda: bob.state["round"], "the deal")
-        pairs = await sync_to_async(solution)(room)
-        await asyncio.sleep(1.6)  # the pile builds, then every clock starts
-        for move, pair in enumerate(pairs[:3]):
-            await ann.take(pair, move)
-            await bob.take(pair, move)
+        pairs = await start_race(ann, bob, lambda: sync_to_async(solution)(room))
+        await take_in_turns(ann, bob, pairs, range(3))
 
         os.kill(victim, signal.SIGKILL)
         killed = time.monotonic()

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 
 from rooms import actions
 from tests.room_helpers import guest_cookie_value, person, solution
-from tests.seat_client import WAIT_S, Seat
+from tests.seat_client import WAIT_S, Seat, start_race, take_in_turns
 from tests.services import Daphne, manage, needs_services, server_env
 
 
@@ -46,18 +46,10 @@ async def test_two_daphne_processes_serve_one_race():
         bob = Seat("bob", await cookie(bob_player), room.code)
         await ann.connect(one.port)
         await bob.connect(two.port)
-        deal = {"type": "deal", "mode": "race", "pile": "small", "limit": 0}
-        assert (await ann.send(deal))["type"] == "ack"
-        await bob.until(lambda: bob.state["round"], "the deal")
-        pairs = await sync_to_async(solution)(room)
-        await asyncio.sleep(1.6)  # the pile builds, then every clock starts
+        pairs = await start_race(ann, bob, lambda: sync_to_async(solution)(room))
 
         # Each sees the other's pairs, across the two processes.
-        for move, pair in enumerate(pairs[:6]):
-            await ann.take(pair, move)
-            await bob.until(lambda m=move: bob.racer(0)["matches"] == m + 1, "Ann")
-            await bob.take(pair, move)
-            await ann.until(lambda m=move: ann.racer(1)["matches"] == m + 1, "Bob")
+        await take_in_turns(ann, bob, pairs, range(6))
         # The bot, moved by the timer process, shows on both.
         for seat in (ann, bob):
             await seat.until(lambda s=seat: s.racer(2)["matches"] >= 1, "the bot")
