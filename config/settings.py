@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # ServeStatic's configuration checks.
+    "servestatic",
     # Leaves three.js's builds that no page loads out of collectstatic.
     "config.apps.StaticFiles",
     "channels",
@@ -225,7 +227,12 @@ LOGGING = {
             "filters": ["request_id"],
         }
     },
-    "loggers": {"django.request": {"filters": ["server_errors_only"]}},
+    "loggers": {
+        # Django's own default sends "django" to a console of its own when
+        # DEBUG is on: a second copy of each line. Everything goes to root.
+        "django": {"handlers": [], "propagate": True},
+        "django.request": {"filters": ["server_errors_only"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 # ---------------------------------------------------------------------------

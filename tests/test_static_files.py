@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import brotli
+import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -130,10 +131,12 @@ async def test_the_site_icon_is_served_and_the_old_address_leads_to_it():
     assert old["headers"][b"location"] == icon_url.encode()
 
 
-def test_embedded_mode_with_debug_off_serves_the_hashed_files():
-    """Nothing set in the environment but DEBUG=0: daphne still serves the
-    collected files (no development handler behind it)."""
-    env = {"PATH": "/usr/bin:/bin", "DEBUG": "0", "PYTHONUNBUFFERED": "1"}
+@pytest.mark.parametrize("debug", ["0", "1"])
+def test_embedded_mode_serves_the_files_and_404s_a_bad_path(debug: str):
+    """Nothing set in the environment but DEBUG: daphne serves the collected
+    files with DEBUG off (no development handler behind it), the sources
+    with DEBUG on; a missing or escaping path is a 404 either way."""
+    env = {"PATH": "/usr/bin:/bin", "DEBUG": debug, "PYTHONUNBUFFERED": "1"}
     port = free_port()
     daphne = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
@@ -144,14 +147,17 @@ def test_embedded_mode_with_debug_off_serves_the_hashed_files():
         stderr=subprocess.STDOUT,
     )
     try:
-        url = f"http://127.0.0.1:{port}{import_map()['three']}"
-        reply = wait_for(url)
-        assert reply.headers["Cache-Control"] == FOREVER.decode()
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/js/nope.js")
-            raise AssertionError("an unknown file was served")
-        except urllib.error.HTTPError as error:
-            assert error.code == 404
+        base = f"http://127.0.0.1:{port}"
+        if debug == "0":
+            reply = wait_for(base + import_map()["three"])
+            assert reply.headers["Cache-Control"] == FOREVER.decode()
+        else:
+            source = wait_for(f"{base}/static/js/board/game.js").read()
+            assert b"new Game(root)" in source
+        for bad in ("/static/js/nope.js", "/static/..%2f..%2fmanage.py"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(base + bad)
+            assert refused.value.code == 404, bad
     finally:
         daphne.terminate()
         daphne.wait(15)
