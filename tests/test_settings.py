@@ -98,7 +98,7 @@ def test_placeholder_and_short_keys_are_refused():
         assert key not in line
 
 
-def test_the_embedded_mode_makes_its_own_key_once_per_install(tmp_path):
+def test_the_embedded_mode_makes_its_own_key_once_per_install():
     probe = "import django; django.setup(); from django.conf import settings as s;"
     probe += "print(s.SECRET_KEY)"
     first, second = (python(["-c", probe]) for _ in range(2))
