@@ -45,8 +45,12 @@ lock: deps
 	$(LOCK) -o requirements/runtime.txt pyproject.toml
 	$(LOCK) --extra dev -o requirements/dev.txt pyproject.toml
 
-run: runtime-deps
+# Hashed and compressed copies of the static files (config/static.py), made
+# again only when a source changed.
+staticfiles/staticfiles.json: $(shell find static -type f) node_modules/.installed
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+run: runtime-deps staticfiles/staticfiles.json
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_layouts
 	$(PY) scripts/serve.py --host $(HOST) --port $(PORT)
