@@ -5,6 +5,7 @@
 
 import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { Companion } from "./companion.js";
 import { Geometry, matches } from "./rules.js";
 import { BoardScene } from "./scene.js";
 
@@ -85,6 +86,9 @@ class Game {
     this.shading = stored(SHADING_KEY, true);
     this.scene.setShading(this.shading);
     this.#showToggles();
+    // While the companion replays a way through, taps and tools wait.
+    this.watching = false;
+    this.companion = new Companion(this);
     this.#listen();
     setInterval(() => this.#tick(), 250);
     // For browser tests and tools: where a tile is drawn, and whether the
@@ -107,6 +111,11 @@ class Game {
   // --- talking to the server ---------------------------------------------
   start() {
     return this.#send("", { board: this.boardKey }, { rebuild: true });
+  }
+
+  /** For the companion: the same queue and resync as the page's own actions. */
+  send(path, body, opts) {
+    return this.#send(path, body, opts);
   }
 
   async #send(path, body, opts = {}) {
@@ -198,6 +207,13 @@ class Game {
     }
   }
 
+  /** Show a position that is not the run's own (a replay); nothing is sent. */
+  show(removedIds, faces) {
+    const tiles = this.tiles.map((t, i) => ({ ...t, face: faces ? faces[i] : this.faces[i] }));
+    this.#reconcile({ ...this.run, removed: removedIds, tiles });
+    this.#refresh();
+  }
+
   #syncClock(run) {
     const now = performance.now();
     const running = run.status === "playing";
@@ -240,6 +256,7 @@ class Game {
     this.$("hint-count").textContent = String(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
+    this.companion.update(run);
     const over = run.status === "won" || run.status === "lost";
     if (over && this.shownResult !== run.id) {
       this.shownResult = run.id;
@@ -261,11 +278,12 @@ class Game {
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
     this.$("result").showModal();
+    this.companion.result(run);
   }
 
   // --- the player's actions ----------------------------------------------
   tap(i) {
-    if (!this.run || this.run.status !== "playing" || !this.standing[i]) return;
+    if (this.watching || !this.run || this.run.status !== "playing" || !this.standing[i]) return;
     const reason = this.geometry.blockedReason(i, this.standing);
     if (reason) {
       this.scene.shake(i);
@@ -297,7 +315,9 @@ class Game {
     this.scene.followPile(this.standing);
     this.#refresh();
     this.say("");
-    this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move });
+    this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move }).then((data) =>
+      this.companion.afterTake(data),
+    );
   }
 
   undo() {
@@ -374,7 +394,7 @@ class Game {
   }
 
   #playing() {
-    return Boolean(this.run) && this.run.status === "playing";
+    return Boolean(this.run) && this.run.status === "playing" && !this.watching;
   }
 
   // --- page furniture ---------------------------------------------------------
@@ -431,7 +451,7 @@ class Game {
       case "close":
         return this.#closeDialogs();
       default:
-        return undefined;
+        return this.companion.action(name);
     }
   }
 
