@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint deps check-python bench clean
+.PHONY: run test lint deps js check-python bench clean
 
 check-python:
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12+ is required (see above)."; exit 1; }
@@ -22,7 +22,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-deps: $(VENV)/.installed node_modules/.installed
+# Each page's JavaScript as one minified bundle (esbuild), rebuilt when a
+# source changes; static/js/ stays the source the node tests import.
+JS_SOURCES := $(shell find static/js -name '*.js' -not -path 'static/js/tests/*')
+static/dist/.built: node_modules/.installed $(JS_SOURCES)
+	npm run --silent build
+	touch $@
+
+js: static/dist/.built
+
+deps: $(VENV)/.installed node_modules/.installed static/dist/.built
 
 run: deps
 	$(PY) manage.py migrate --noinput
@@ -45,4 +54,4 @@ bench: deps
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles
+	rm -rf $(VENV) node_modules staticfiles static/dist

@@ -143,13 +143,9 @@ DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [
-    BASE_DIR / "static",
-    # three.js comes from the npm registry; served straight from node_modules
-    # so no copy of it is ever committed or fetched at run time.
-    ("vendor/three", BASE_DIR / "node_modules" / "three" / "build"),
-    ("vendor/three-addons", BASE_DIR / "node_modules" / "three" / "examples" / "jsm"),
-]
+# Pages load one bundle each from static/dist/ (built by `make deps` with
+# esbuild from static/js/ and three.js in node_modules; never committed).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # HTTPS hardening is on in production; TILES_HTTPS=0 turns it off for servers
 # that only speak plain HTTP on loopback (the test suite's daphne processes).

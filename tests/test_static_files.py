@@ -6,7 +6,8 @@ from asgiref.testing import ApplicationCommunicator
 
 from config.asgi import application
 
-THREE = "/static/vendor/three/three.core.js"
+# The board page's bundle (three.js and the page's modules), built by make.
+BUNDLE = "/static/dist/game.js"
 
 
 async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
@@ -36,9 +37,9 @@ async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
     return {"status": start["status"], "headers": headers, "body": body}
 
 
-async def test_three_js_goes_out_gzipped_to_a_browser_that_accepts_it():
-    plain = await fetch(THREE)
-    packed = await fetch(THREE, (b"accept-encoding", b"gzip, br"))
+async def test_the_bundle_goes_out_gzipped_to_a_browser_that_accepts_it():
+    plain = await fetch(BUNDLE)
+    packed = await fetch(BUNDLE, (b"accept-encoding", b"gzip, br"))
     assert plain["status"] == packed["status"] == 200
     assert packed["headers"][b"content-encoding"] == b"gzip"
     assert gzip.decompress(packed["body"]) == plain["body"]
