@@ -23,8 +23,10 @@ and a desktop viewport, in alternating order, round after round:
 - opens `bench/plain.html` at the same canvas size: one three.js mesh a
   box, a box for every spot of the same layout, Lambert and two lights,
   the board's renderer settings (antialiasing and pixel ratio chosen the
-  same way), moved by the same MapControls and drawn on demand the same way,
-  and drags it the same way: **plain fps**, and the **ratio** app / plain;
+  same way), seen from the board's camera (when the board tells it; else
+  from above, the pile's width filling the canvas), moved by the same
+  MapControls and drawn on demand the same way, and drags it the same way:
+  **plain fps**, and the **ratio** app / plain;
 - the JavaScript the first visit fetched, raw and gzipped (level 6, as a
   compressing front server sends it).
 
@@ -174,6 +176,7 @@ def measure_app(browser, url: str, viewport: dict, seconds: float) -> dict:
     )
     page.wait_for_function("() => window.tilesBoard.idle()", timeout=60_000)
     canvas = page.locator("#board-view canvas").bounding_box()
+    camera = page.evaluate("() => window.tilesBoard.stats().camera || null")
     fps = drag_fps(page, "window.tilesBoard.stats().frames", seconds)
     context.close()
     return {
@@ -183,14 +186,21 @@ def measure_app(browser, url: str, viewport: dict, seconds: float) -> dict:
         "build_fps": build_frames * 1000 / max(1.0, built - first),
         "fps": fps,
         "canvas": (round(canvas["width"]), round(canvas["height"])),
+        "camera": camera,
         "js_raw": sum(r for r, _ in js),
         "js_gz": sum(g for _, g in js),
     }
 
 
-def measure_plain(browser, url: str, viewport: dict, canvas, spots, seconds) -> float:
+def measure_plain(
+    browser, url: str, viewport: dict, app: dict, spots, seconds
+) -> float:
     context = browser.new_context(viewport=viewport)
-    context.add_init_script(f"window.benchSpots = {json.dumps(spots)};")
+    context.add_init_script(
+        f"window.benchSpots = {json.dumps(spots)};"
+        f"window.benchCamera = {json.dumps(app['camera'])};"
+    )
+    canvas = app["canvas"]
 
     def serve(route):
         # /bench-plain/page is the plain page; the rest is three.js itself.
@@ -229,7 +239,7 @@ def run_all(trees: dict[str, str], layout: str, rounds: int, seconds: float):
                     board = f"{url}/play/{layout}/"
                     app = measure_app(browser, board, viewport, seconds)
                     app["plain_fps"] = measure_plain(
-                        browser, url, viewport, app["canvas"], spots, seconds
+                        browser, url, viewport, app, spots, seconds
                     )
                     app["ratio"] = app["fps"] / app["plain_fps"]
                     rows.setdefault((tname, vname), []).append(app)

@@ -1,18 +1,21 @@
 // The 42 tile faces, drawn once into one canvas (a texture atlas) with plain
 // 2D canvas paths: no downloaded art, no font beyond the system sans-serif.
-// Each face is drawn in a 100 x 130 box; big shapes and strong colours keep
-// them apart at phone size, and suit tiles carry their number in a corner.
+// Each face is drawn in a 100 x 100 square (the square the tile's top shows,
+// see tile.js). Faces are read at about 30 CSS px on a phone, so suit tiles
+// carry their number large (a third of the face) at the top left, and the
+// pattern beside it keeps the counts apart by shape: 8 is two columns of
+// four, 9 three rows of three.
 
 import { FACES } from "./rules.js";
 
 const COLS = 8;
 const ROWS = 6;
-const UNIT = 1.6; // canvas pixels per drawing unit
-const CELL_W = 100 * UNIT;
-const CELL_H = 130 * UNIT;
+const UNIT = 1.28; // canvas pixels per drawing unit
+const CELL = 100 * UNIT;
+const RANK_FONT = "bold 50px sans-serif";
 
 const INK = {
-  ivory: "#f8f2e2",
+  ivory: "#f4ecd6", // the block's ivory (tile.js), so face and top are one
   edge: "#d9ceb2",
   blue: "#1f4e9a",
   green: "#1f7a4a",
@@ -28,24 +31,39 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.roundRect(x, y, w, h, r);
 }
 
-function cornerIndex(ctx, n, colour) {
-  ctx.fillStyle = colour;
-  ctx.font = "bold 20px sans-serif";
-  ctx.textAlign = "left";
-  ctx.textBaseline = "top";
-  ctx.fillText(String(n), 7, 5);
+/** Draw text with its baseline at (x, y); the box its ink covers, [x0, y0, x1, y1]. */
+function ink(ctx, text, x, y, align) {
+  ctx.textAlign = align;
+  ctx.textBaseline = "alphabetic";
+  ctx.fillText(text, x, y);
+  const m = ctx.measureText(text);
+  return [
+    x - m.actualBoundingBoxLeft,
+    y - m.actualBoundingBoxAscent,
+    x + m.actualBoundingBoxRight,
+    y + m.actualBoundingBoxDescent,
+  ];
+}
+
+/** A suit tile's number at the top left, large. */
+function rank(ctx, n) {
+  ctx.fillStyle = INK.navy;
+  ctx.font = RANK_FONT;
+  return ink(ctx, String(n), 4, 42, "left");
 }
 
 // --- characters: the number, big, over a red brush mark --------------------
 function characters(ctx, n) {
   ctx.fillStyle = INK.navy;
-  ctx.font = "bold 70px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(String(n), 50, 48);
+  ctx.font = "bold 62px sans-serif";
+  const box = ink(ctx, String(n), 50, 56, "center");
   // A simplified "wan" sign: grass radical, a box, and a frame below.
+  ctx.save();
+  ctx.translate(50, 62);
+  ctx.scale(0.85, 0.85);
+  ctx.translate(-50, -84);
   ctx.strokeStyle = INK.red;
-  ctx.lineWidth = 5;
+  ctx.lineWidth = 6;
   ctx.lineCap = "round";
   ctx.beginPath();
   ctx.moveTo(28, 90);
@@ -64,28 +82,31 @@ function characters(ctx, n) {
   ctx.moveTo(50, 107);
   ctx.lineTo(50, 124);
   ctx.stroke();
+  ctx.restore();
+  return box;
 }
 
 // --- dots: rings -------------------------------------------------------------
+// [x, y, radius] of each ring, to the right of the number.
 const DOT_LAYOUTS = {
-  1: [[50, 66, 34]],
-  2: [[50, 38, 20], [50, 94, 20]],
-  3: [[26, 30, 16], [50, 66, 16], [74, 102, 16]],
-  4: [[30, 40, 17], [70, 40, 17], [30, 92, 17], [70, 92, 17]],
-  5: [[28, 34, 15], [72, 34, 15], [50, 66, 15], [28, 98, 15], [72, 98, 15]],
-  6: [[32, 30, 14], [68, 30, 14], [32, 66, 14], [68, 66, 14], [32, 102, 14], [68, 102, 14]],
+  1: [[66, 58, 27]],
+  2: [[68, 28, 17], [68, 74, 17]],
+  3: [[50, 20, 13], [68, 50, 13], [86, 80, 13]],
+  4: [[54, 30, 13], [83, 30, 13], [54, 72, 13], [83, 72, 13]],
+  5: [[52, 22, 11], [84, 22, 11], [68, 50, 11], [52, 78, 11], [84, 78, 11]],
+  6: [[54, 18, 11], [83, 18, 11], [54, 50, 11], [83, 50, 11], [54, 82, 11], [83, 82, 11]],
   7: [
-    [22, 24, 11], [50, 36, 11], [78, 48, 11],
-    [32, 80, 12], [68, 80, 12], [32, 110, 12], [68, 110, 12],
+    [46, 12, 8], [68, 24, 8], [90, 36, 8],
+    [55, 63, 10], [83, 63, 10], [55, 87, 10], [83, 87, 10],
   ],
   8: [
-    [32, 24, 11], [68, 24, 11], [32, 52, 11], [68, 52, 11],
-    [32, 80, 11], [68, 80, 11], [32, 108, 11], [68, 108, 11],
+    [55, 13, 10], [83, 13, 10], [55, 38, 10], [83, 38, 10],
+    [55, 63, 10], [83, 63, 10], [55, 88, 10], [83, 88, 10],
   ],
   9: [
-    [22, 32, 12], [50, 32, 12], [78, 32, 12],
-    [22, 68, 12], [50, 68, 12], [78, 68, 12],
-    [22, 104, 12], [50, 104, 12], [78, 104, 12],
+    [47, 19, 9.5], [69, 19, 9.5], [91, 19, 9.5],
+    [47, 50, 9.5], [69, 50, 9.5], [91, 50, 9.5],
+    [47, 81, 9.5], [69, 81, 9.5], [91, 81, 9.5],
   ],
 };
 
@@ -122,29 +143,29 @@ function dots(ctx, n) {
       ctx.stroke();
     }
   });
-  if (n > 1) cornerIndex(ctx, n, INK.navy);
+  return rank(ctx, n);
 }
 
 // --- bamboo: sticks ------------------------------------------------------------
+// [x, y, length] of each stick, to the right of the number.
 const STICK_LAYOUTS = {
-  1: [[50, 66, 64]],
-  2: [[50, 40, 40], [50, 94, 40]],
-  3: [[50, 40, 40], [30, 94, 40], [70, 94, 40]],
-  4: [[32, 40, 40], [68, 40, 40], [32, 94, 40], [68, 94, 40]],
-  5: [[28, 40, 40], [72, 40, 40], [50, 66, 40], [28, 94, 40], [72, 94, 40]],
-  6: [[24, 40, 40], [50, 40, 40], [76, 40, 40], [24, 94, 40], [50, 94, 40], [76, 94, 40]],
+  2: [[68, 28, 40], [68, 74, 40]],
+  3: [[68, 28, 40], [54, 74, 40], [83, 74, 40]],
+  4: [[54, 28, 40], [83, 28, 40], [54, 74, 40], [83, 74, 40]],
+  5: [[50, 28, 40], [87, 28, 40], [68.5, 51, 40], [50, 74, 40], [87, 74, 40]],
+  6: [[47, 28, 40], [68, 28, 40], [89, 28, 40], [47, 74, 40], [68, 74, 40], [89, 74, 40]],
   7: [
-    [50, 26, 30], [24, 68, 30], [50, 68, 30], [76, 68, 30],
-    [24, 106, 30], [50, 106, 30], [76, 106, 30],
+    [68, 14, 22], [47, 46, 26], [68, 46, 26], [89, 46, 26],
+    [47, 80, 26], [68, 80, 26], [89, 80, 26],
   ],
   8: [
-    [20, 42, 40], [40, 42, 40], [60, 42, 40], [80, 42, 40],
-    [20, 94, 40], [40, 94, 40], [60, 94, 40], [80, 94, 40],
+    [46, 28, 40], [62, 28, 40], [78, 28, 40], [94, 28, 40],
+    [46, 74, 40], [62, 74, 40], [78, 74, 40], [94, 74, 40],
   ],
   9: [
-    [24, 28, 30], [50, 28, 30], [76, 28, 30],
-    [24, 66, 30], [50, 66, 30], [76, 66, 30],
-    [24, 104, 30], [50, 104, 30], [76, 104, 30],
+    [47, 18, 26], [68, 18, 26], [89, 18, 26],
+    [47, 50, 26], [68, 50, 26], [89, 50, 26],
+    [47, 82, 26], [68, 82, 26], [89, 82, 26],
   ],
 };
 
@@ -169,22 +190,22 @@ function stick(ctx, x, y, len, colour, width) {
 
 function bamboo(ctx, n) {
   if (n === 1) {
-    stick(ctx, 50, 70, 96, INK.green, 20);
+    stick(ctx, 66, 60, 72, INK.green, 16);
     ctx.fillStyle = INK.green;
     for (const side of [-1, 1]) {
       ctx.beginPath();
-      ctx.ellipse(50 + side * 20, 34, 18, 6, side * -0.6, 0, Math.PI * 2);
+      ctx.ellipse(66 + side * 16, 32, 15, 5, side * -0.6, 0, Math.PI * 2);
       ctx.fill();
     }
     ctx.fillStyle = INK.red;
     ctx.beginPath();
-    ctx.arc(50, 20, 7, 0, Math.PI * 2);
+    ctx.arc(66, 17, 7, 0, Math.PI * 2);
     ctx.fill();
-    return;
+  } else {
+    const width = n >= 6 ? 9 : 11;
+    STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
   }
-  const width = n >= 7 ? 10 : 12;
-  STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
-  cornerIndex(ctx, n, INK.navy);
+  return rank(ctx, n);
 }
 
 // --- winds: letter and an arrow for the direction -------------------------------
@@ -198,18 +219,12 @@ const WIND = {
 function wind(ctx, face) {
   const [letter, angle] = WIND[face];
   ctx.fillStyle = INK.navy;
-  ctx.font = "bold 50px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(letter, 50, 36);
-  ctx.strokeStyle = INK.navy;
-  ctx.lineWidth = 3;
-  ctx.beginPath();
-  ctx.arc(50, 92, 28, 0, Math.PI * 2);
-  ctx.stroke();
+  ctx.font = "bold 60px sans-serif";
+  const box = ink(ctx, letter, 50, 58, "center");
   ctx.save();
-  ctx.translate(50, 92);
+  ctx.translate(50, 80);
   ctx.rotate(angle);
+  ctx.scale(0.62, 0.62);
   ctx.fillStyle = INK.red;
   ctx.beginPath();
   ctx.moveTo(26, 0);
@@ -222,6 +237,7 @@ function wind(ctx, face) {
   ctx.closePath();
   ctx.fill();
   ctx.restore();
+  return box;
 }
 
 // --- dragons ---------------------------------------------------------------------
@@ -409,49 +425,64 @@ const PICTURES = {
   },
 };
 
+/** Draw a picture made for a 100 x 130 face into the middle of the square. */
+function shrunk(ctx, draw, scale) {
+  ctx.save();
+  ctx.translate(50, 50);
+  ctx.scale(scale, scale);
+  ctx.translate(-50, -65);
+  draw();
+  ctx.restore();
+}
+
 function bonus(ctx, face) {
   const isFlower = face.startsWith("flower-");
   // The frame colour says which group a tile matches: any flower, any season.
   ctx.strokeStyle = isFlower ? INK.pink : INK.teal;
   ctx.lineWidth = 5;
-  roundRect(ctx, 6, 6, 88, 118, 10);
+  roundRect(ctx, 5, 5, 90, 90, 9);
   ctx.stroke();
-  PICTURES[face](ctx);
+  shrunk(ctx, () => PICTURES[face](ctx), 0.66);
 }
 
+/** Draw one face; the box of its rank glyph (number or letter), or null. */
 function drawFace(ctx, face) {
   const [kind, value] = face.split("-");
   const n = Number(value);
-  if (kind === "characters") characters(ctx, n);
-  else if (kind === "dots") dots(ctx, n);
-  else if (kind === "bamboo") bamboo(ctx, n);
-  else if (kind === "wind") wind(ctx, face);
-  else if (kind === "dragon") dragon(ctx, face);
+  if (kind === "characters") return characters(ctx, n);
+  if (kind === "dots") return dots(ctx, n);
+  if (kind === "bamboo") return bamboo(ctx, n);
+  if (kind === "wind") return wind(ctx, face);
+  if (kind === "dragon") shrunk(ctx, () => dragon(ctx, face), 0.76);
   else bonus(ctx, face);
+  return null;
 }
 
 /**
  * Draw every face into one canvas. Returns the canvas, the size of one cell
- * in texture coordinates, and for each face the texture coordinate of its
- * cell's lower left corner (textures are flipped: v grows upwards).
+ * in texture coordinates, for each face the texture coordinate of its cell's
+ * lower left corner (textures are flipped: v grows upwards) and the box of
+ * its rank glyph in face units (0..100, y down).
  */
 export function drawAtlas(doc = document) {
   const canvas = doc.createElement("canvas");
-  canvas.width = COLS * CELL_W;
-  canvas.height = ROWS * CELL_H;
+  canvas.width = COLS * CELL;
+  canvas.height = ROWS * CELL;
   const ctx = canvas.getContext("2d");
   const cells = new Map();
+  const glyphs = new Map();
   FACES.forEach((face, k) => {
     const col = k % COLS;
     const row = Math.floor(k / COLS);
     ctx.save();
-    ctx.translate(col * CELL_W, row * CELL_H);
+    ctx.translate(col * CELL, row * CELL);
     ctx.scale(UNIT, UNIT);
     ctx.fillStyle = INK.ivory;
-    ctx.fillRect(0, 0, 100, 130);
-    drawFace(ctx, face);
+    ctx.fillRect(0, 0, 100, 100);
+    const box = drawFace(ctx, face);
     ctx.restore();
     cells.set(face, [col / COLS, 1 - (row + 1) / ROWS]);
+    if (box) glyphs.set(face, box);
   });
-  return { canvas, cellSize: [1 / COLS, 1 / ROWS], cells, ivory: INK.ivory };
+  return { canvas, cellSize: [1 / COLS, 1 / ROWS], cells, glyphs };
 }

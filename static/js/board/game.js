@@ -98,6 +98,8 @@ class Game {
         frameMs: this.scene.frameMs,
         calls: this.scene.renderer.info.render.calls,
         triangles: this.scene.renderer.info.render.triangles,
+        // Where the camera stands and looks (bench/page.py's plain page takes the same view).
+        camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
       turn: (radians) => this.scene.view.turn(radians),
