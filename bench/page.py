@@ -17,16 +17,17 @@ and a desktop viewport, in alternating order, round after round:
   board** (navigation start to the first frame with tiles on it) and
   **built** (the pile standing, the build animation done), and how many
   frames the build animation showed and at what rate;
-- drags the view for a few seconds (the mouse held down and moved in a
-  small circle, as a finger pans) and counts the frames the board drew:
-  **drag fps**;
+- drags the view (the mouse held down and moved in a small circle, as a
+  finger pans) and counts the frames the board drew: **drag fps**;
 - opens `bench/plain.html` at the same canvas size: one three.js mesh a
   box, a box for every spot of the same layout, Lambert and two lights,
   the board's renderer settings (antialiasing and pixel ratio chosen the
   same way), seen from the board's camera (when the board tells it; else
   from above, the pile's width filling the canvas), moved by the same
   MapControls and drawn on demand the same way, and drags it the same way:
-  **plain fps**, and the **ratio** app / plain;
+  **plain fps**, and the **ratio** app / plain. The two pages stay open
+  side by side and are dragged in turn, a second at a time (`--slices`),
+  so a change in the machine's load falls on both;
 - the JavaScript the first visit fetched, raw and gzipped (level 6, as a
   compressing front server sends it).
 
@@ -128,8 +129,8 @@ def start_server(tree: Path, tmp: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit(f"the server of {tree} did not start in 60 s")
 
 
-def drag_fps(page, frames_js: str, seconds: float) -> float:
-    """Hold the mouse down on the canvas and circle it; frames drawn a second."""
+def drag(page, frames_js: str, seconds: float) -> tuple[float, float]:
+    """Hold the mouse down on the canvas and circle it: frames drawn, ms."""
     box = page.locator("canvas").first.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
@@ -142,10 +143,11 @@ def drag_fps(page, frames_js: str, seconds: float) -> float:
         page.mouse.move(x + 30 * math.cos(k * 0.2), y + 30 * math.sin(k * 0.2))
     t1, f1 = page.evaluate(f"() => [performance.now(), {frames_js}]")
     page.mouse.up()
-    return (f1 - f0) * 1000 / (t1 - t0)
+    return f1 - f0, t1 - t0
 
 
-def measure_app(browser, url: str, viewport: dict, seconds: float) -> dict:
+def open_app(browser, url: str, viewport: dict) -> tuple:
+    """A first visit of the board: its context, page and load figures."""
     context = browser.new_context(viewport=viewport)
     context.add_init_script(FRAME_STAMPS)
     page = context.new_page()
@@ -176,31 +178,26 @@ def measure_app(browser, url: str, viewport: dict, seconds: float) -> dict:
     )
     page.wait_for_function("() => window.tilesBoard.idle()", timeout=60_000)
     canvas = page.locator("#board-view canvas").bounding_box()
-    camera = page.evaluate("() => window.tilesBoard.stats().camera || null")
-    fps = drag_fps(page, "window.tilesBoard.stats().frames", seconds)
-    context.close()
-    return {
+    facts = {
         "first_ms": first,
         "built_ms": built,
         "build_frames": build_frames,
         "build_fps": build_frames * 1000 / max(1.0, built - first),
-        "fps": fps,
         "canvas": (round(canvas["width"]), round(canvas["height"])),
-        "camera": camera,
+        "camera": page.evaluate("() => window.tilesBoard.stats().camera || null"),
         "js_raw": sum(r for r, _ in js),
         "js_gz": sum(g for _, g in js),
     }
+    return context, page, facts
 
 
-def measure_plain(
-    browser, url: str, viewport: dict, app: dict, spots, seconds
-) -> float:
+def open_plain(browser, url: str, viewport: dict, facts: dict, spots) -> tuple:
+    """The plain page at the board's canvas size and view: context and page."""
     context = browser.new_context(viewport=viewport)
     context.add_init_script(
         f"window.benchSpots = {json.dumps(spots)};"
-        f"window.benchCamera = {json.dumps(app['camera'])};"
+        f"window.benchCamera = {json.dumps(facts['camera'])};"
     )
-    canvas = app["canvas"]
 
     def serve(route):
         # /bench-plain/page is the plain page; the rest is three.js itself.
@@ -216,34 +213,59 @@ def measure_plain(
 
     context.route(lambda u: "/bench-plain/" in u, serve)
     page = context.new_page()
-    page.goto(f"{url}/bench-plain/page?w={canvas[0]}&h={canvas[1]}")
+    w, h = facts["canvas"]
+    page.goto(f"{url}/bench-plain/page?w={w}&h={h}")
     page.wait_for_function("() => window.plainBoard && window.plainBoard.frames() > 0")
-    fps = drag_fps(page, "window.plainBoard.frames()", seconds)
-    context.close()
-    return fps
+    return context, page
 
 
-def run_all(trees: dict[str, str], layout: str, rounds: int, seconds: float):
+def measure(browser, url: str, viewport: dict, layout: str, spots, args) -> dict:
+    """Load figures, then drag fps of the board and of the plain page, taken
+    in alternating slices so that the machine's load falls on both alike."""
+    app_context, app, facts = open_app(browser, f"{url}/play/{layout}/", viewport)
+    plain_context, plain = open_plain(browser, url, viewport, facts, spots)
+    totals = {"app": [0.0, 0.0], "plain": [0.0, 0.0]}
+    slice_s = args.seconds / args.slices
+    for _ in range(args.slices):
+        for name, page, frames_js, idle_js in (
+            (
+                "app",
+                app,
+                "window.tilesBoard.stats().frames",
+                "window.tilesBoard.idle()",
+            ),
+            ("plain", plain, "window.plainBoard.frames()", "window.plainBoard.idle()"),
+        ):
+            frames, ms = drag(page, frames_js, slice_s)
+            totals[name][0] += frames
+            totals[name][1] += ms
+            # The view glides to a stop after the drag: let it, so that the
+            # next slice's page draws alone.
+            page.wait_for_function(f"() => {idle_js}", timeout=120_000)
+    app_context.close()
+    plain_context.close()
+    facts["fps"] = totals["app"][0] * 1000 / totals["app"][1]
+    facts["plain_fps"] = totals["plain"][0] * 1000 / totals["plain"][1]
+    facts["ratio"] = facts["fps"] / facts["plain_fps"]
+    return facts
+
+
+def run_all(trees: dict[str, str], args):
     from playwright.sync_api import sync_playwright
 
-    spots = [list(p) for p in get_layout(layout).positions]
+    spots = [list(p) for p in get_layout(args.layout).positions]
     rows: dict[tuple[str, str], list[dict]] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        for k in range(rounds):
+        for k in range(args.rounds):
             order = list(trees.items())
             if k % 2:
                 order.reverse()
             for vname, viewport in VIEWPORTS.items():
                 for tname, url in order:
-                    board = f"{url}/play/{layout}/"
-                    app = measure_app(browser, board, viewport, seconds)
-                    app["plain_fps"] = measure_plain(
-                        browser, url, viewport, app, spots, seconds
-                    )
-                    app["ratio"] = app["fps"] / app["plain_fps"]
-                    rows.setdefault((tname, vname), []).append(app)
-                    print(f"  round {k + 1} {tname:10} {vname:17} {summary(app)}")
+                    r = measure(browser, url, viewport, args.layout, spots, args)
+                    rows.setdefault((tname, vname), []).append(r)
+                    print(f"  round {k + 1} {tname:10} {vname:17} {summary(r)}")
         browser.close()
     return rows
 
@@ -285,7 +307,8 @@ def main() -> int:
     parser.add_argument("--layout", default="turtle")
     parser.add_argument("--baseline", metavar="REV", help="also measure this commit")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=6.0, help="of dragging each")
+    parser.add_argument("--slices", type=int, default=6, help="alternations")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print(f"{CHROMIUM} is missing: apt-get install -y chromium", file=sys.stderr)
@@ -301,7 +324,7 @@ def main() -> int:
                 server, url = start_server(tree, tmp / f"server{k}")
                 servers.append(server)
                 trees[name] = url
-            rows = run_all(trees, args.layout, args.rounds, args.seconds)
+            rows = run_all(trees, args)
         finally:
             for server in servers:
                 server.terminate()

@@ -2,9 +2,10 @@
 // 2D canvas paths: no downloaded art, no font beyond the system sans-serif.
 // Each face is drawn in a 100 x 100 square (the square the tile's top shows,
 // see tile.js). Faces are read at about 30 CSS px on a phone, so suit tiles
-// carry their number large (a third of the face) at the top left, and the
-// pattern beside it keeps the counts apart by shape: 8 is two columns of
-// four, 9 three rows of three.
+// carry their number large (almost half the face's height) at the top left,
+// and what is beside it keeps 8 and 9 apart too: dots and bamboo by the
+// pattern's shape (8 is two columns of four or four of two, 9 three rows of
+// three), characters by their Chinese numeral (八, 九) drawn in strokes.
 
 import { FACES } from "./rules.js";
 
@@ -12,7 +13,7 @@ const COLS = 8;
 const ROWS = 6;
 const UNIT = 1.28; // canvas pixels per drawing unit
 const CELL = 100 * UNIT;
-const RANK_FONT = "bold 50px sans-serif";
+const RANK_FONT = "bold 64px sans-serif";
 
 const INK = {
   ivory: "#f4ecd6", // the block's ivory (tile.js), so face and top are one
@@ -49,22 +50,63 @@ function ink(ctx, text, x, y, align) {
 function rank(ctx, n) {
   ctx.fillStyle = INK.navy;
   ctx.font = RANK_FONT;
-  return ink(ctx, String(n), 4, 42, "left");
+  return ink(ctx, String(n), 3, 50, "left");
 }
 
-// --- characters: the number, big, over a red brush mark --------------------
+// --- characters: the number, its Chinese numeral, and a red "wan" ---------
+// Each numeral as strokes in a unit box (x right, y down).
+const NUMERALS = {
+  1: [[[0.05, 0.5], [0.95, 0.5]]],
+  2: [[[0.2, 0.25], [0.8, 0.25]], [[0.05, 0.82], [0.95, 0.82]]],
+  3: [[[0.15, 0.12], [0.85, 0.12]], [[0.25, 0.5], [0.75, 0.5]], [[0.05, 0.9], [0.95, 0.9]]],
+  4: [
+    [[0.08, 0.12], [0.08, 0.92], [0.92, 0.92], [0.92, 0.12], [0.08, 0.12]],
+    [[0.38, 0.12], [0.36, 0.5], [0.22, 0.7]],
+    [[0.6, 0.12], [0.6, 0.6], [0.78, 0.68]],
+  ],
+  5: [
+    [[0.12, 0.1], [0.88, 0.1]],
+    [[0.45, 0.1], [0.32, 0.9]],
+    [[0.2, 0.48], [0.75, 0.48], [0.72, 0.9]],
+    [[0.05, 0.9], [0.95, 0.9]],
+  ],
+  6: [
+    [[0.48, 0.02], [0.56, 0.16]],
+    [[0.05, 0.36], [0.95, 0.36]],
+    [[0.38, 0.56], [0.15, 0.92]],
+    [[0.62, 0.56], [0.88, 0.92]],
+  ],
+  7: [
+    [[0.05, 0.45], [0.95, 0.32]],
+    [[0.4, 0.05], [0.4, 0.8], [0.5, 0.9], [0.92, 0.9], [0.92, 0.72]],
+  ],
+  8: [
+    [[0.42, 0.1], [0.32, 0.55], [0.08, 0.92]],
+    [[0.6, 0.12], [0.7, 0.55], [0.95, 0.9]],
+  ],
+  9: [
+    [[0.45, 0.05], [0.42, 0.5], [0.1, 0.95]],
+    [[0.1, 0.32], [0.65, 0.32], [0.62, 0.85], [0.75, 0.92], [0.95, 0.88], [0.95, 0.7]],
+  ],
+};
+
 function characters(ctx, n) {
-  ctx.fillStyle = INK.navy;
-  ctx.font = "bold 62px sans-serif";
-  const box = ink(ctx, String(n), 50, 56, "center");
+  const box = rank(ctx, n);
+  ctx.strokeStyle = INK.red;
+  ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  ctx.lineWidth = 7;
+  for (const stroke of NUMERALS[n]) {
+    ctx.beginPath();
+    stroke.forEach(([x, y]) => ctx.lineTo(48 + x * 46, 8 + y * 40));
+    ctx.stroke();
+  }
   // A simplified "wan" sign: grass radical, a box, and a frame below.
   ctx.save();
-  ctx.translate(50, 62);
-  ctx.scale(0.85, 0.85);
+  ctx.translate(50, 58);
+  ctx.scale(0.9, 0.9);
   ctx.translate(-50, -84);
-  ctx.strokeStyle = INK.red;
   ctx.lineWidth = 6;
-  ctx.lineCap = "round";
   ctx.beginPath();
   ctx.moveTo(28, 90);
   ctx.lineTo(72, 90);
@@ -89,24 +131,24 @@ function characters(ctx, n) {
 // --- dots: rings -------------------------------------------------------------
 // [x, y, radius] of each ring, to the right of the number.
 const DOT_LAYOUTS = {
-  1: [[66, 58, 27]],
-  2: [[68, 28, 17], [68, 74, 17]],
-  3: [[50, 20, 13], [68, 50, 13], [86, 80, 13]],
-  4: [[54, 30, 13], [83, 30, 13], [54, 72, 13], [83, 72, 13]],
-  5: [[52, 22, 11], [84, 22, 11], [68, 50, 11], [52, 78, 11], [84, 78, 11]],
-  6: [[54, 18, 11], [83, 18, 11], [54, 50, 11], [83, 50, 11], [54, 82, 11], [83, 82, 11]],
+  1: [[70, 56, 25]],
+  2: [[71, 28, 16], [71, 74, 16]],
+  3: [[53, 20, 12], [71, 50, 12], [89, 80, 12]],
+  4: [[57, 30, 12], [85, 30, 12], [57, 72, 12], [85, 72, 12]],
+  5: [[56, 22, 10.5], [86, 22, 10.5], [71, 50, 10.5], [56, 78, 10.5], [86, 78, 10.5]],
+  6: [[57, 18, 10.5], [85, 18, 10.5], [57, 50, 10.5], [85, 50, 10.5], [57, 82, 10.5], [85, 82, 10.5]],
   7: [
-    [46, 12, 8], [68, 24, 8], [90, 36, 8],
-    [55, 63, 10], [83, 63, 10], [55, 87, 10], [83, 87, 10],
+    [51, 12, 7.5], [71, 24, 7.5], [91, 36, 7.5],
+    [58, 63, 9.5], [84, 63, 9.5], [58, 87, 9.5], [84, 87, 9.5],
   ],
   8: [
-    [55, 13, 10], [83, 13, 10], [55, 38, 10], [83, 38, 10],
-    [55, 63, 10], [83, 63, 10], [55, 88, 10], [83, 88, 10],
+    [58, 13, 10], [84, 13, 10], [58, 38, 10], [84, 38, 10],
+    [58, 63, 10], [84, 63, 10], [58, 88, 10], [84, 88, 10],
   ],
   9: [
-    [47, 19, 9.5], [69, 19, 9.5], [91, 19, 9.5],
-    [47, 50, 9.5], [69, 50, 9.5], [91, 50, 9.5],
-    [47, 81, 9.5], [69, 81, 9.5], [91, 81, 9.5],
+    [52, 19, 9], [71, 19, 9], [90, 19, 9],
+    [52, 50, 9], [71, 50, 9], [90, 50, 9],
+    [52, 81, 9], [71, 81, 9], [90, 81, 9],
   ],
 };
 
@@ -149,23 +191,23 @@ function dots(ctx, n) {
 // --- bamboo: sticks ------------------------------------------------------------
 // [x, y, length] of each stick, to the right of the number.
 const STICK_LAYOUTS = {
-  2: [[68, 28, 40], [68, 74, 40]],
-  3: [[68, 28, 40], [54, 74, 40], [83, 74, 40]],
-  4: [[54, 28, 40], [83, 28, 40], [54, 74, 40], [83, 74, 40]],
-  5: [[50, 28, 40], [87, 28, 40], [68.5, 51, 40], [50, 74, 40], [87, 74, 40]],
-  6: [[47, 28, 40], [68, 28, 40], [89, 28, 40], [47, 74, 40], [68, 74, 40], [89, 74, 40]],
+  2: [[71, 28, 40], [71, 74, 40]],
+  3: [[71, 28, 40], [57, 74, 40], [85, 74, 40]],
+  4: [[57, 28, 40], [85, 28, 40], [57, 74, 40], [85, 74, 40]],
+  5: [[54, 28, 40], [88, 28, 40], [71, 51, 40], [54, 74, 40], [88, 74, 40]],
+  6: [[52, 28, 40], [71, 28, 40], [90, 28, 40], [52, 74, 40], [71, 74, 40], [90, 74, 40]],
   7: [
-    [68, 14, 22], [47, 46, 26], [68, 46, 26], [89, 46, 26],
-    [47, 80, 26], [68, 80, 26], [89, 80, 26],
+    [71, 14, 22], [52, 46, 26], [71, 46, 26], [90, 46, 26],
+    [52, 80, 26], [71, 80, 26], [90, 80, 26],
   ],
   8: [
-    [46, 28, 40], [62, 28, 40], [78, 28, 40], [94, 28, 40],
-    [46, 74, 40], [62, 74, 40], [78, 74, 40], [94, 74, 40],
+    [50, 28, 40], [65, 28, 40], [80, 28, 40], [95, 28, 40],
+    [50, 74, 40], [65, 74, 40], [80, 74, 40], [95, 74, 40],
   ],
   9: [
-    [47, 18, 26], [68, 18, 26], [89, 18, 26],
-    [47, 50, 26], [68, 50, 26], [89, 50, 26],
-    [47, 82, 26], [68, 82, 26], [89, 82, 26],
+    [52, 18, 26], [71, 18, 26], [90, 18, 26],
+    [52, 50, 26], [71, 50, 26], [90, 50, 26],
+    [52, 82, 26], [71, 82, 26], [90, 82, 26],
   ],
 };
 
@@ -190,19 +232,19 @@ function stick(ctx, x, y, len, colour, width) {
 
 function bamboo(ctx, n) {
   if (n === 1) {
-    stick(ctx, 66, 60, 72, INK.green, 16);
+    stick(ctx, 70, 60, 72, INK.green, 16);
     ctx.fillStyle = INK.green;
     for (const side of [-1, 1]) {
       ctx.beginPath();
-      ctx.ellipse(66 + side * 16, 32, 15, 5, side * -0.6, 0, Math.PI * 2);
+      ctx.ellipse(70 + side * 15, 32, 14, 5, side * -0.6, 0, Math.PI * 2);
       ctx.fill();
     }
     ctx.fillStyle = INK.red;
     ctx.beginPath();
-    ctx.arc(66, 17, 7, 0, Math.PI * 2);
+    ctx.arc(70, 17, 7, 0, Math.PI * 2);
     ctx.fill();
   } else {
-    const width = n >= 6 ? 9 : 11;
+    const width = n === 8 ? 8 : n >= 6 ? 9 : 11;
     STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
   }
   return rank(ctx, n);
@@ -219,10 +261,10 @@ const WIND = {
 function wind(ctx, face) {
   const [letter, angle] = WIND[face];
   ctx.fillStyle = INK.navy;
-  ctx.font = "bold 60px sans-serif";
-  const box = ink(ctx, letter, 50, 58, "center");
+  ctx.font = "bold 66px sans-serif";
+  const box = ink(ctx, letter, 50, 60, "center");
   ctx.save();
-  ctx.translate(50, 80);
+  ctx.translate(50, 82);
   ctx.rotate(angle);
   ctx.scale(0.62, 0.62);
   ctx.fillStyle = INK.red;

@@ -123,7 +123,7 @@ export class BoardScene {
         .replace("#include <common>", "#include <common>\nvarying float vArt;")
         .replace(
           "#include <map_fragment>",
-          "if (vArt > 0.5) diffuseColor *= texture2D(map, vMapUv);",
+          "#ifdef USE_MAP\nif (vArt > 0.5) diffuseColor *= texture2D(map, vMapUv);\n#endif",
         );
     };
     this.body = new THREE.InstancedMesh(geometry, material, MAX_TILES);
@@ -422,6 +422,27 @@ export class BoardScene {
     const p = this.pv.set(x, y, z).project(this.camera);
     out[at] = rect.left + ((p.x + 1) / 2) * rect.width;
     out[at + 1] = rect.top + ((1 - p.y) / 2) * rect.height;
+  }
+
+  /** The box round every standing block as drawn, in CSS pixels: {left, top, right, bottom}. */
+  pileBounds() {
+    const rect = this.canvas.getBoundingClientRect();
+    const out = this.glyphCorners;
+    const b = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (let i = 0; i < this.n; i++) {
+      if (!this.shown[i]) continue;
+      for (let k = 0; k < 8; k++) {
+        const x = this.baseX[i] + (k & 1 ? HALF_W : -HALF_W);
+        const y = this.baseY[i] + (k & 2 ? TILE_H : 0);
+        const z = this.baseZ[i] + (k & 4 ? HALF_D : -HALF_D);
+        this.#project(x, y, z, rect, out, 0);
+        b.left = Math.min(b.left, out[0]);
+        b.right = Math.max(b.right, out[0]);
+        b.top = Math.min(b.top, out[1]);
+        b.bottom = Math.max(b.bottom, out[1]);
+      }
+    }
+    return b;
   }
 
   /**
