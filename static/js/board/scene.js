@@ -3,16 +3,17 @@
 // whole pile is one draw call on a plain felt background. Frames are drawn
 // only while something moves; the per-frame path creates no objects.
 // bench/page.py holds the pile's frame rate against a plain three.js page of
-// as many boxes: what a frame costs beyond that was the felt (a textured
+// as many boxes: what a frame cost beyond that was the felt (a textured
 // plane over the whole canvas), a transparent shadow quad per tile, a second
-// instanced mesh for the faces and rounded blocks of 216 triangles a tile.
+// instanced mesh for the faces, rounded blocks of 216 triangles a tile, and
+// instances drawn back to front (see tile.js and #sortInstances).
 
 import * as THREE from "three";
 
 import { ViewControl } from "./camera.js";
 import { drawAtlas } from "./faces.js";
 import { nearestTarget } from "./picking.js";
-import { ART, HALF_D, HALF_W, TILE_D, TILE_H, TILE_W, tileGeometry } from "./tile.js";
+import { ART, HALF_D, HALF_W, TILE_D, TILE_H, TILE_W, tileGeometry, tileMaterial } from "./tile.js";
 
 const MAX_TILES = 144;
 
@@ -89,43 +90,18 @@ export class BoardScene {
     this.glyphs = atlas.glyphs;
     const faceMap = new THREE.CanvasTexture(atlas.canvas);
     faceMap.colorSpace = THREE.SRGBColorSpace;
-    // Faces seen at a slant stay sharp; software renderers pay dearly for it.
     // One mipmap level a pixel, not a blend of two: half the texture reads,
     // and the faces are seen at one size most of the time.
     faceMap.minFilter = THREE.LinearMipmapNearestFilter;
+    // Faces seen at a slant stay sharp; software renderers pay dearly for it.
     faceMap.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
 
     const geometry = tileGeometry();
     this.faceCell = new THREE.InstancedBufferAttribute(new Float32Array(MAX_TILES * 2), 2);
     geometry.setAttribute("faceCell", this.faceCell);
-    const material = new THREE.MeshLambertMaterial({ map: faceMap, vertexColors: true });
-    const [cw, ch] = atlas.cellSize;
+    const { material, faceTurn } = tileMaterial(faceMap, atlas.cellSize);
     // 1 while the view is turned a quarter (camera.js): faces turn with it.
-    this.faceTurn = { value: 0 };
-    material.onBeforeCompile = (shader) => {
-      shader.uniforms.faceTurn = this.faceTurn;
-      // The face's square reads this instance's cell of the atlas, turned
-      // with the view. Only there: the rest of the block shows its vertex
-      // colours and skips the texture, the costliest part of a pixel on a
-      // software renderer (half the frame rate when every pixel sampled).
-      shader.vertexShader = shader.vertexShader
-        .replace(
-          "#include <common>",
-          "#include <common>\nattribute vec2 faceCell;\nattribute float art;\nvarying float vArt;\nuniform float faceTurn;",
-        )
-        .replace(
-          "#include <uv_vertex>",
-          `#include <uv_vertex>
-          vArt = art;
-          vMapUv = mix(uv, vec2(uv.y, 1.0 - uv.x), faceTurn) * vec2(${cw.toFixed(6)}, ${ch.toFixed(6)}) + faceCell;`,
-        );
-      shader.fragmentShader = shader.fragmentShader
-        .replace("#include <common>", "#include <common>\nvarying float vArt;")
-        .replace(
-          "#include <map_fragment>",
-          "#ifdef USE_MAP\nif (vArt > 0.5) diffuseColor *= texture2D(map, vMapUv);\n#endif",
-        );
-    };
+    this.faceTurn = faceTurn;
     this.body = new THREE.InstancedMesh(geometry, material, MAX_TILES);
     this.body.count = 0;
     // Instances move far from the mesh's bounds; culling would drop them.
@@ -149,6 +125,10 @@ export class BoardScene {
     this.dropT0 = new Float64Array(MAX_TILES).fill(-1);
     this.dropH = new Float32Array(MAX_TILES);
     this.blocked = new Uint8Array(MAX_TILES);
+    // Instance slot of each tile, and tile of each slot (see #sortInstances).
+    this.slot = new Int16Array(MAX_TILES);
+    this.order = new Int16Array(MAX_TILES);
+    this.sorted = false;
     this.shakes = 0;
     this.shading = true;
     this.selected = -1;
@@ -222,11 +202,31 @@ export class BoardScene {
       this.dropH[i] = 2.2 + t.z * 0.3;
     });
     this.selected = this.focused = this.hintA = this.hintB = -1;
-    this.setFaces(tiles.map((t) => t.face));
-    this.#refreshTints();
-    this.#writeAll(now);
+    this.faceOf = tiles.map((t) => t.face);
+    this.sorted = false;
     this.#fitView(this.fitBox(standing), false, true);
     this.requestRender();
+  }
+
+  /**
+   * Give each tile its instance slot, nearest the fitted camera first: the
+   * top level first, and on each level the end towards the camera. One
+   * instanced mesh is drawn in slot order, and drawn front to back the
+   * hidden parts of lower tiles fail the depth test before they are shaded
+   * (three.js sorts separate meshes so; it cannot sort instances).
+   */
+  #sortInstances() {
+    const turned = this.view.turned;
+    const order = Array.from({ length: this.n }, (_, i) => i);
+    const near = (i) => (turned ? this.baseX[i] : this.baseZ[i]);
+    order.sort((a, b) => this.baseY[b] - this.baseY[a] || near(b) - near(a));
+    order.forEach((tile, slot) => {
+      this.order[slot] = tile;
+      this.slot[tile] = slot;
+    });
+    this.setFaces(this.faceOf);
+    this.#refreshTints();
+    this.#writeAll(performance.now());
   }
 
   /** Set the face shown on every tile (after a shuffle, or at setup). */
@@ -235,8 +235,8 @@ export class BoardScene {
     this.faceOf = faces;
     faces.forEach((face, i) => {
       const [u, v] = this.cells.get(face);
-      arr[i * 2] = u;
-      arr[i * 2 + 1] = v;
+      arr[this.slot[i] * 2] = u;
+      arr[this.slot[i] * 2 + 1] = v;
     });
     this.faceCell.needsUpdate = true;
     this.requestRender();
@@ -341,8 +341,13 @@ export class BoardScene {
   }
 
   #fitView(box, animate, orient) {
+    const turned = this.view.turned;
     this.view.fit(box, animate, orient);
     this.faceTurn.value = this.view.turned ? 1 : 0;
+    if (orient && (this.view.turned !== turned || !this.sorted)) {
+      this.sorted = true;
+      this.#sortInstances();
+    }
   }
 
   followPile(standing) {
@@ -411,7 +416,7 @@ export class BoardScene {
     this.body.computeBoundingSphere();
     this.raycaster.intersectObject(this.body, false, this.hits);
     for (const hit of this.hits) {
-      const i = hit.instanceId;
+      const i = this.order[hit.instanceId];
       if (i < this.n && this.shown[i] && this.flyT0[i] < 0) return i;
     }
     return -1;
@@ -610,7 +615,7 @@ export class BoardScene {
       quat.setFromAxisAngle(up, turn);
       scl.set(s, s, s);
       m.compose(pos, quat, scl);
-      this.body.setMatrixAt(i, m);
+      this.body.setMatrixAt(this.slot[i], m);
     }
     this.body.instanceMatrix.needsUpdate = true;
     this.drawn = drawn;
@@ -626,7 +631,7 @@ export class BoardScene {
       else if (i === this.focused) c.copy(FOCUS);
       else if (this.shading && this.blocked[i]) c.copy(SHADE);
       else c.copy(WHITE);
-      this.body.setColorAt(i, c);
+      this.body.setColorAt(this.slot[i], c);
     }
     this.body.instanceColor.needsUpdate = true;
     this.requestRender();

@@ -1,12 +1,15 @@
-// One tile's block, built by hand: 30 triangles where two rounded boxes took
-// 216, since on a software renderer the pile's triangles are a large share of
-// a frame. An ivory layer with chamfered top edges on a green back, as real
-// tiles are made; the back darkens towards the table, which stands in for a
-// contact shadow. The top carries a square of texture coordinates for the
-// face (the attribute `art` is 1 there): square, so that the face can be
-// turned a quarter with the view (see camera.js) and still fill it.
+// One tile: a plain block of 10 triangles (no bottom) whose looks are painted
+// by the fragment shader from the point's place on the block: an ivory layer
+// on a green back that darkens towards the table (standing in for a contact
+// shadow), a darker rim round the top for its chamfer, and the face in a
+// square in the middle of the top, read from the atlas cell of the instance.
+// On a software renderer a frame's cost is the pixels shaded and the
+// triangles set up: two rounded boxes and a face quad took 216 triangles a
+// tile, vertex colours and texture coordinates more work a pixel. The face
+// is square so that it can be turned a quarter with the view (camera.js)
+// and still fill its place.
 
-import { BufferAttribute, BufferGeometry, Color, Vector3 } from "three";
+import { BufferAttribute, BufferGeometry, Color, MeshLambertMaterial } from "three";
 
 export const TILE_W = 1;
 export const TILE_D = 1.32;
@@ -21,79 +24,95 @@ export const HALF_D = (TILE_D - GAP) / 2;
 /** Half the side of the face's square on the top, in world units. */
 export const ART = HALF_W - BEVEL;
 
-const IVORY = new Color("#f4ecd6");
-const GREEN = new Color("#2f7a5a");
-const DARK_GREEN = new Color("#2f7a5a").multiplyScalar(0.45);
-const WHITE = new Color(1, 1, 1);
-
 export function tileGeometry() {
+  const x = HALF_W;
+  const z = HALF_D;
+  const h = TILE_H;
+  // Corners: bottom 0-3, top 4-7, counter-clockwise seen from above.
+  const c = [
+    [-x, 0, z], [x, 0, z], [x, 0, -z], [-x, 0, -z],
+    [-x, h, z], [x, h, z], [x, h, -z], [-x, h, -z],
+  ];
+  // Each face: its corners counter-clockwise seen from outside, its normal.
+  const faces = [
+    [[4, 5, 6, 7], [0, 1, 0]],
+    [[0, 1, 5, 4], [0, 0, 1]],
+    [[1, 2, 6, 5], [1, 0, 0]],
+    [[2, 3, 7, 6], [0, 0, -1]],
+    [[3, 0, 4, 7], [-1, 0, 0]],
+  ];
   const position = [];
   const normal = [];
-  const color = [];
-  const uv = [];
-  const art = [];
-  const e1 = new Vector3();
-  const e2 = new Vector3();
-  const n = new Vector3();
-
-  /** A quad p0..p3 facing `out`, a colour per corner, texture coordinates if art. */
-  function quad(points, out, colours, uvs = null) {
-    e1.subVectors(points[1], points[0]);
-    e2.subVectors(points[2], points[0]);
-    n.crossVectors(e1, e2).normalize();
-    let order = [0, 1, 2, 0, 2, 3];
-    if (n.dot(out) < 0) {
-      order = [0, 2, 1, 0, 3, 2];
-      n.negate();
-    }
-    for (const k of order) {
-      position.push(points[k].x, points[k].y, points[k].z);
-      normal.push(n.x, n.y, n.z);
-      color.push(colours[k].r, colours[k].g, colours[k].b);
-      uv.push(...(uvs ? uvs[k] : [0, 0]));
-      art.push(uvs ? 1 : 0);
+  for (const [[a, b, d, e], n] of faces) {
+    for (const k of [a, b, d, a, d, e]) {
+      position.push(...c[k]);
+      normal.push(...n);
     }
   }
-
-  const v = (x, y, z) => new Vector3(x, y, z);
-  const top = TILE_H;
-  const rim = TILE_H - BEVEL;
-  const split = TILE_H * BACK;
-  const ix = HALF_W - BEVEL;
-  const iz = HALF_D - BEVEL;
-  const up = v(0, 1, 0);
-  const ivory4 = [IVORY, IVORY, IVORY, IVORY];
-
-  // The top: the face's square in the middle, plain ivory above and below.
-  quad([v(-ix, top, ART), v(ix, top, ART), v(ix, top, -ART), v(-ix, top, -ART)], up,
-    [WHITE, WHITE, WHITE, WHITE], [[0, 0], [1, 0], [1, 1], [0, 1]]);
-  quad([v(-ix, top, iz), v(ix, top, iz), v(ix, top, ART), v(-ix, top, ART)], up, ivory4);
-  quad([v(-ix, top, -ART), v(ix, top, -ART), v(ix, top, -iz), v(-ix, top, -iz)], up, ivory4);
-
-  // The chamfer and the sides, on each of the four edges.
-  const corners = [
-    [HALF_W, HALF_D], [HALF_W, -HALF_D], [-HALF_W, -HALF_D], [-HALF_W, HALF_D],
-  ];
-  const inner = [
-    [ix, iz], [ix, -iz], [-ix, -iz], [-ix, iz],
-  ];
-  for (let k = 0; k < 4; k++) {
-    const [ax, az] = corners[k];
-    const [bx, bz] = corners[(k + 1) % 4];
-    const [cx, cz] = inner[k];
-    const [dx, dz] = inner[(k + 1) % 4];
-    const out = v(ax + bx, 0, az + bz).normalize();
-    quad([v(ax, rim, az), v(bx, rim, bz), v(dx, top, dz), v(cx, top, cz)], out, ivory4);
-    quad([v(ax, split, az), v(bx, split, bz), v(bx, rim, bz), v(ax, rim, az)], out, ivory4);
-    quad([v(ax, 0, az), v(bx, 0, bz), v(bx, split, bz), v(ax, split, az)], out,
-      [DARK_GREEN, DARK_GREEN, GREEN, GREEN]);
-  }
-
   const geometry = new BufferGeometry();
   geometry.setAttribute("position", new BufferAttribute(new Float32Array(position), 3));
   geometry.setAttribute("normal", new BufferAttribute(new Float32Array(normal), 3));
-  geometry.setAttribute("color", new BufferAttribute(new Float32Array(color), 3));
-  geometry.setAttribute("uv", new BufferAttribute(new Float32Array(uv), 2));
-  geometry.setAttribute("art", new BufferAttribute(new Float32Array(art), 1));
   return geometry;
+}
+
+const glsl = (v) => v.toFixed(6);
+const rgb = (hex) => {
+  const { r, g, b } = new Color(hex); // linear, as the shader works
+  return `vec3(${glsl(r)}, ${glsl(g)}, ${glsl(b)})`;
+};
+
+/**
+ * The tiles' material: Lambert, with the block's colours and the face
+ * painted in. `faceCell` is the instanced attribute of each tile's atlas
+ * cell (lower left corner), `cellSize` a cell's size in texture coordinates;
+ * `faceTurn.value` set to 1 turns every face a quarter.
+ */
+export function tileMaterial(faceMap, cellSize) {
+  const material = new MeshLambertMaterial();
+  const faceTurn = { value: 0 };
+  const [cw, ch] = cellSize;
+  material.onBeforeCompile = (shader) => {
+    shader.uniforms.faceMap = { value: faceMap };
+    shader.uniforms.faceTurn = faceTurn;
+    shader.vertexShader = shader.vertexShader
+      .replace(
+        "#include <common>",
+        `#include <common>
+        attribute vec2 faceCell;
+        varying vec3 vLocal;
+        varying vec2 vCell;`,
+      )
+      .replace(
+        "#include <begin_vertex>",
+        `#include <begin_vertex>
+        vLocal = position;
+        vCell = faceCell;`,
+      );
+    shader.fragmentShader = shader.fragmentShader
+      .replace(
+        "#include <common>",
+        `#include <common>
+        uniform sampler2D faceMap;
+        uniform float faceTurn;
+        varying vec3 vLocal;
+        varying vec2 vCell;`,
+      )
+      .replace(
+        "#include <map_fragment>",
+        `vec3 paint = ${rgb("#f4ecd6")};
+        if (vLocal.y > ${glsl(TILE_H - 0.002)}) {
+          vec2 p = vLocal.xz;
+          if (abs(p.x) < ${glsl(ART)} && abs(p.y) < ${glsl(ART)}) {
+            vec2 uv = vec2(0.5 + p.x / ${glsl(2 * ART)}, 0.5 - p.y / ${glsl(2 * ART)});
+            uv = mix(uv, vec2(uv.y, 1.0 - uv.x), faceTurn);
+            paint = texture2D(faceMap, uv * vec2(${glsl(cw)}, ${glsl(ch)}) + vCell).rgb;
+          }
+          if (abs(p.x) > ${glsl(HALF_W - BEVEL)} || abs(p.y) > ${glsl(HALF_D - BEVEL)}) paint *= 0.84;
+        } else if (vLocal.y < ${glsl(TILE_H * BACK)}) {
+          paint = mix(${rgb("#15372a")}, ${rgb("#2f7a5a")}, vLocal.y / ${glsl(TILE_H * BACK)});
+        }
+        diffuseColor.rgb *= paint;`,
+      );
+  };
+  return { material, faceTurn };
 }
