@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint deps runtime-deps lock check-python bench clean
+.PHONY: run test lint deps runtime-deps js lock check-python bench clean
 
 check-python:
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12+ is required (see above)."; exit 1; }
@@ -32,10 +32,19 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-runtime-deps: $(VENV)/.runtime node_modules/.installed
+# Each page's JavaScript as one minified bundle (esbuild), rebuilt when a
+# source changes; static/js/ stays the source the node tests import.
+JS_SOURCES := $(shell find static/js -name '*.js' -not -path 'static/js/tests/*')
+static/dist/.built: node_modules/.installed $(JS_SOURCES)
+	npm run --silent build
+	touch $@
+
+js: static/dist/.built
+
+runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built
 
 # Everything a developer needs (the test target's set).
-deps: $(VENV)/.dev node_modules/.installed
+deps: $(VENV)/.dev node_modules/.installed static/dist/.built
 
 # pip-tools, from PyPI alone (this machine's pip.conf adds local mirrors):
 # the hashes written are PyPI's, for every file of each pinned release.
@@ -47,7 +56,7 @@ lock: deps
 
 # Hashed and compressed copies of the static files (config/static.py), made
 # again only when a source changed.
-staticfiles/staticfiles.json: $(shell find static -type f) node_modules/.installed
+staticfiles/staticfiles.json: $(shell find static -type f) static/dist/.built
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 run: runtime-deps staticfiles/staticfiles.json
@@ -72,4 +81,4 @@ bench: deps
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles
+	rm -rf $(VENV) node_modules staticfiles static/dist

@@ -44,8 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     # ServeStatic's configuration checks.
     "servestatic",
-    # Leaves three.js's builds that no page loads out of collectstatic.
-    "config.apps.StaticFiles",
+    "django.contrib.staticfiles",
     "channels",
     "django_ratelimit",
     "accounts",
@@ -167,23 +166,17 @@ DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
 # never asks twice and a deploy can never leave it on old JavaScript.
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-_THREE = BASE_DIR / "node_modules" / "three"
-STATICFILES_DIRS = [
-    BASE_DIR / "static",
-    # three.js comes from the npm registry; collected from node_modules so
-    # no copy of it is ever committed or fetched at run time. Only the
-    # folders of the addons used: the rest would be hashed and compressed
-    # on every collectstatic for nothing.
-    ("vendor/three", _THREE / "build"),
-    ("vendor/three-addons/controls", _THREE / "examples" / "jsm" / "controls"),
-    ("vendor/three-addons/geometries", _THREE / "examples" / "jsm" / "geometries"),
-]
+# Pages load one bundle each from static/dist/ (built by `make deps` with
+# esbuild from static/js/ and three.js in node_modules; never committed).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "config.static.HashedStaticFiles"},
+    "staticfiles": {
+        "BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"
+    },
 }
-# Every page names its files through {% static %} (and the modules' imports
-# are rewritten), so the unhashed copies would be compressed for nothing.
+# Every page names its files through {% static %}, so the unhashed copies
+# would be compressed for nothing.
 # Old hashed files stay: a page from before a deploy still finds its own.
 SERVESTATIC_KEEP_ONLY_HASHED_FILES = True
 # ---------------------------------------------------------------------------
@@ -274,9 +267,9 @@ THROTTLE_RATES = {
 
 # -- Accounts and headers (issue 15) ---------------------------------------
 AUTH_PASSWORD_VALIDATORS += [{"NAME": f"{_VALIDATORS}.NumericPasswordValidator"}]
-# Django's own CSP: scripts only from this site, plus the one inline script
-# (the import map, templates/three_importmap.html) by its per-request nonce;
-# no 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
+# Django's own CSP: scripts only from this site (each page loads its bundle
+# from static/dist), or an inline one carrying the per-request nonce; no
+# 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],

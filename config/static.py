@@ -5,14 +5,6 @@ from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from servestatic.middleware import ServeStaticMiddleware
 from servestatic.responders import MissingFileError
-from servestatic.storage import CompressedManifestStaticFilesStorage
-
-
-class HashedStaticFiles(CompressedManifestStaticFilesStorage):
-    # The board's ES modules import each other by relative path
-    # (`from "./rules.js"`): rewritten to the hashed names too, so a module
-    # never loads a neighbour from an older deploy.
-    support_js_module_import_aggregation = True
 
 
 class StaticFilesMiddleware(ServeStaticMiddleware):

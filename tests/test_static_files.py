@@ -3,7 +3,6 @@ hashed names cached for a year, compressed once at collectstatic, with the
 security headers of every other reply, and a bad path is a plain 404."""
 
 import gzip
-import json
 import re
 import subprocess
 import sys
@@ -15,7 +14,6 @@ import brotli
 import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.conf import settings
-from django.template.loader import render_to_string
 from django.templatetags.static import static
 
 from config.asgi import application
@@ -23,6 +21,8 @@ from tests.services import ROOT, free_port
 
 FOREVER = b"max-age=31536000, public, immutable"
 HASHED = re.compile(r"\.[0-9a-f]{12}\.js$")
+# The board page's bundle (three.js and the page's modules), built by make.
+BUNDLE = "dist/game.js"
 
 
 async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
@@ -54,36 +54,27 @@ async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
     return {"status": start["status"], "headers": headers, "body": body}
 
 
-def import_map() -> dict[str, str]:
-    html = render_to_string("three_importmap.html")
-    script = re.search(r'<script type="importmap">(.*?)</script>', html, re.S)
-    return json.loads(script.group(1))["imports"]
+def page_scripts(html: str) -> list[str]:
+    return re.findall(r'<script[^>]* src="([^"]+)"', html)
 
 
-async def test_the_import_map_names_hashed_files_cached_for_a_year():
-    entries = import_map()
-    assert set(entries) >= {"three", "three/addons/controls/MapControls.js"}
-    for url in entries.values():
-        assert HASHED.search(url), url
-        reply = await fetch(url)
-        assert reply["status"] == 200, url
-        assert reply["headers"][b"cache-control"] == FOREVER
-        assert b"export" in reply["body"]
+@pytest.mark.django_db
+def test_the_board_page_loads_one_bundle_under_its_hashed_name(client):
+    page = client.get("/play/small/")
+    scripts = page_scripts(page.content.decode())
+    assert scripts == [static(BUNDLE)]
+    assert HASHED.search(scripts[0])
 
 
-async def test_modules_import_their_neighbours_by_hashed_name():
-    """A module from one deploy never loads a neighbour from another."""
-    game = await fetch(static("js/board/game.js"))
-    imports = re.findall(rb'from\s*"(\./[^"]+)"', game["body"])
-    assert imports, "game.js imports its neighbours"
-    for name in imports:
-        assert HASHED.search(name.decode()), name
-        neighbour = await fetch(static("js/board/") + name.decode()[2:])
-        assert neighbour["status"] == 200, name
+async def test_the_bundle_is_cached_for_a_year():
+    reply = await fetch(static(BUNDLE))
+    assert reply["status"] == 200
+    assert reply["headers"][b"cache-control"] == FOREVER
+    assert b"WebGL" in reply["body"]
 
 
 async def test_brotli_then_gzip_then_plain_each_made_once_at_collectstatic():
-    url = import_map()["three"]
+    url = static(BUNDLE)
     on_disk = settings.STATIC_ROOT / url.removeprefix("/static/")
     plain = await fetch(url)
     packed_br = await fetch(url, (b"accept-encoding", b"gzip, deflate, br"))
@@ -149,7 +140,7 @@ def test_embedded_mode_serves_the_files_and_404s_a_bad_path(debug: str):
     try:
         base = f"http://127.0.0.1:{port}"
         if debug == "0":
-            reply = wait_for(base + import_map()["three"])
+            reply = wait_for(base + static(BUNDLE))
             assert reply.headers["Cache-Control"] == FOREVER.decode()
         else:
             source = wait_for(f"{base}/static/js/board/game.js").read()
