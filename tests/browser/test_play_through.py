@@ -13,6 +13,9 @@ def test_a_small_deal_played_to_the_end_saves_the_best_time(open_board, artifact
     page = open_board("small")
     run = the_run()
     for a, b in run.witness:
+        # At a person's pace: pairs sent faster than hands can tap are
+        # never ranked (docs/fair-play.md).
+        page.wait_for_timeout(400)
         take(page, a, b)
     wait_settled(page)
     result = page.locator("#result")
