@@ -5,11 +5,22 @@ Run from the project root:
     .venv/bin/python bench/engine.py                # 1000 solver seeds
     .venv/bin/python bench/engine.py --quick        # 100 seeds, fewer hints
     .venv/bin/python bench/engine.py --seeds 300 --hints 30 --jobs 2
+    .venv/bin/python bench/engine.py --only solver --first-seed 100001
+    .venv/bin/python bench/engine.py --only safety --histories 300
 
 The solver part uses random Turtle deals (faces shuffled onto the spots with
 no construction, games.engine.randomdeal), seeds 1..N: about 3% of them
-cannot be cleared, and those make the slow tail. --jobs spreads the seeds
-over processes; keep it at 1 on a shared machine, or timings suffer.
+cannot be cleared, and those make the slow tail. The solver was tuned on
+seeds 1..1000; --first-seed measures it on seeds it was never tuned on.
+
+The safety part (back to safety and where it turned: one engine call,
+games.engine.safety.find_safety) runs on histories of random play on
+constructed Turtle deals, each to where random play gets stuck, and asked
+at the end (where it turned) and at a random point (back to safety); with
+the deal's witness, as a run without shuffles has it, and without.
+
+--jobs spreads the seeds over processes; keep it at 1 on a shared machine,
+or timings suffer.
 """
 
 import argparse
@@ -21,9 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.engine.board import Board  # noqa: E402
 from games.engine.catalogue import get_layout  # noqa: E402
 from games.engine.deal import generate_deal  # noqa: E402
 from games.engine.randomdeal import played_at_random, random_position  # noqa: E402
+from games.engine.rng import Rng  # noqa: E402
+from games.engine.safety import SAFETY_NODES, find_safety  # noqa: E402
 from games.engine.solver import DEFAULT_MAX_NODES, solve  # noqa: E402
 
 
@@ -71,11 +85,12 @@ def solve_seed(seed: int) -> tuple[int, bool | None, float, int]:
     return seed, result.solvable, result.ms, result.nodes
 
 
-def bench_solver(seeds: int, jobs: int) -> None:
-    print(f"Solver on random Turtle deals, seeds 1..{seeds} (jobs={jobs})")
+def bench_solver(seeds: int, jobs: int, first: int = 1) -> None:
+    last = first + seeds - 1
+    print(f"Solver on random Turtle deals, seeds {first}..{last} (jobs={jobs})")
     rows = []
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Serial() as pool:
-        for row in pool.map(solve_seed, range(1, seeds + 1)):
+        for row in pool.map(solve_seed, range(first, last + 1)):
             rows.append(row)
             if len(rows) % 100 == 0:
                 undecided = sum(1 for r in rows if r[1] is None)
@@ -130,20 +145,83 @@ def bench_hints(positions: int) -> None:
     )
 
 
+def random_history(seed: int):
+    """A constructed Turtle deal and random free pairs taken until none is
+    left: what a careless player's lost game looks like."""
+    layout = get_layout("turtle")
+    deal = generate_deal(layout, seed)
+    board, rng, moves = Board(layout, deal.faces), Rng("bench-safety", seed), []
+    while pairs := board.free_pairs():
+        pair = rng.choice(pairs)
+        board.take(*pair)
+        moves.append(pair)
+    return deal, moves, rng
+
+
+def bench_safety(histories: int) -> None:
+    print(
+        f"Back to safety / where it turned on {histories} histories of random"
+        f" play (budget {SAFETY_NODES} nodes)"
+    )
+    cases: dict[str, list[tuple[float, bool, int]]] = {}
+    reference = []
+    for seed in range(1, histories + 1):
+        # The machine is shared: the solver's own figure, timed in the same
+        # loop, says how loaded it was (PERFORMANCE.md has the idle ones).
+        start = time.perf_counter()
+        solve(random_position(get_layout("turtle"), seed))
+        reference.append((time.perf_counter() - start) * 1000)
+        deal, moves, rng = random_history(seed)
+        cut = moves[: 1 + rng.below(len(moves))] if moves else moves
+        for label, history in (("at the end", moves), ("partway", cut)):
+            for witness in (deal.solution, ()):
+                key = f"{label}, {'with' if witness else 'no'} witness"
+                start = time.perf_counter()
+                found = find_safety(deal.layout, deal.faces, history, witness)
+                ms = (time.perf_counter() - start) * 1000
+                cases.setdefault(key, []).append((ms, found.exact, found.nodes))
+    for key, rows in cases.items():
+        ms = [r[0] for r in rows]
+        hit = sum(1 for r in rows if not r[1])
+        print(
+            f"  {key:26} p50 {statistics.median(ms):6.1f} ms"
+            f"  p99 {quantile(ms, 0.99):6.1f} ms  max {max(ms):6.1f} ms"
+            f"  budget ran out {hit}/{len(rows)}"
+            f"  nodes p99 {quantile([r[2] for r in rows], 0.99):.0f}"
+        )
+    print(
+        f"  {'reference: solver, seeds':26} p50 {statistics.median(reference):6.1f} ms"
+        f"  p99 {quantile(reference, 0.99):6.1f} ms  max {max(reference):6.1f} ms"
+        f"  (random Turtle deals 1..{histories}, timed alongside)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--hints", type=int, default=100)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--histories", type=int, default=200)
+    parser.add_argument(
+        "--only", choices=("deals", "solver", "hints", "safety"), default=None
+    )
     parser.add_argument("--quick", action="store_true", help="100 seeds, 30 hints")
     args = parser.parse_args()
     seeds = 100 if args.quick else args.seeds
-    bench_deals(50 if args.quick else 200)
-    bench_solver(seeds, args.jobs)
-    bench_hints(30 if args.quick else args.hints)
+    wanted = {args.only} if args.only else {"deals", "solver", "hints", "safety"}
+    if "deals" in wanted:
+        bench_deals(50 if args.quick else 200)
+    if "solver" in wanted:
+        bench_solver(seeds, args.jobs, args.first_seed)
+    if "hints" in wanted:
+        bench_hints(30 if args.quick else args.hints)
+    if "safety" in wanted:
+        bench_safety(30 if args.quick else args.histories)
     print(
         "Rerun: .venv/bin/python bench/engine.py"
-        " [--seeds N] [--hints N] [--quick] [--jobs J]"
+        " [--seeds N] [--hints N] [--histories N] [--first-seed S]"
+        " [--only PART] [--quick] [--jobs J]"
     )
 
 

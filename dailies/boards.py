@@ -14,7 +14,7 @@ from dailies.deals import (
     level_row,
     verify,
 )
-from dailies.keys import DAILY, LEVEL
+from dailies.keys import DAILY, LEVEL, level_key
 from dailies.levels import LEVELS
 from dailies.standings import unlocked_level
 from games.boards import BoardLocked, UnknownBoard, register_mode
@@ -53,6 +53,28 @@ def check_level(rest: str, player: Player) -> None:
         raise BoardLocked(f"level {n} is locked: clear level {n - 1} first")
 
 
+def daily_title(rest: str, layout_name: str) -> str:
+    """ "Daily · 1 December · Tall Turtle"."""
+    day = days.parse_day(rest.partition(":")[0])
+    return f"Daily · {day.day} {day.strftime('%B')} · {layout_name}"
+
+
+def level_title(rest: str, layout_name: str) -> str:
+    """ "Level 12 · Pagoda"."""
+    return f"Level {_level_number(rest)} · {layout_name}"
+
+
+def next_level(rest: str) -> str | None:
+    n = _level_number(rest)
+    return level_key(n + 1) if n < LEVELS else None
+
+
 def register() -> None:
-    register_mode(DAILY, resolve_daily)
-    register_mode(LEVEL, resolve_level, check_player=check_level)
+    register_mode(DAILY, resolve_daily, title=daily_title)
+    register_mode(
+        LEVEL,
+        resolve_level,
+        check_player=check_level,
+        title=level_title,
+        next_key=next_level,
+    )

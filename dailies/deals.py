@@ -14,7 +14,9 @@ from django.db import IntegrityError, transaction
 from dailies.levels import level_spec
 from dailies.models import DailyDeal, LevelDeal, StoredDeal
 from games.engine.catalogue import get_layout
+from games.engine.commitment import commitment, new_salt
 from games.engine.deal import Deal, generate_deal
+from games.engine.formats import deal_to_json
 from games.engine.layout import Layout
 from games.layouts import playable_layout
 from games.proofs import SOLVER_NODES, check_deal, replay_error
@@ -50,12 +52,17 @@ def _fields(deal: Deal) -> dict:
     """Row fields for a new deal, after checking its witness replays.
 
     The solver's check comes later (`verify`), so that a request that must
-    make a missing deal answers quickly.
+    make a missing deal answers quickly. The commitment to the witness is
+    made here, with the deal, and never again.
     """
     error = replay_error(deal.layout, deal.faces, deal.solution)
     if error:
         raise DealCheckFailed(f"{deal.layout.slug} seed {deal.seed!r}: {error}")
+    salt = new_salt()
+    tiles = deal_to_json(deal)["tiles"]
     return {
+        "salt": salt,
+        "commitment": commitment(tiles, deal.solution, salt),
         "layout_slug": deal.layout.slug,
         "layout_name": deal.layout.name,
         "positions": [list(p) for p in deal.layout.positions],

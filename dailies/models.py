@@ -16,6 +16,11 @@ class StoredDeal(models.Model):
     seed = models.JSONField()  # a str or an int, as the engine took it
     faces = models.JSONField()  # the face on each slot, slot = position index
     witness = models.JSONField()  # [[a, b], ...]: a clearing order
+    # Drawn when the deal is made and kept secret until it may be revealed;
+    # `commitment` is the SHA-256 of games.engine.commitment's encoding of
+    # the deal, the witness and the salt, published from the start.
+    salt = models.CharField(max_length=64, blank=True)
+    commitment = models.CharField(max_length=64, blank=True)
     verified = models.BooleanField(default=False)
     check_message = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -16,6 +16,7 @@ from accounts.models import Player
 from games import boards, pace, play
 from games.engine.formats import deal_to_json
 from games.engine.hint import Hint
+from games.engine.safety import Safety
 from games.models import BestTime, Run
 
 
@@ -236,3 +237,35 @@ def merge_player_records(sender, source: Player, target: Player, **kwargs) -> No
         if mine is not None:
             _end(mine if mine.updated < theirs.updated else theirs, now)
     Run.objects.filter(player=source).update(player=target)
+
+
+def back_to_safety(run_id: str, player: Player) -> tuple[Run, Safety, play.RunState]:
+    """The run after going back, what the search found, and the state it
+    searched (the answer names pairs of that history)."""
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        searched = run.state()
+        state, found = play.back_to_safety(searched, now)
+        return _save(run, state, now), found, searched
+
+
+def where_it_turned(run_id: str, player: Player) -> tuple[Run, Safety]:
+    run = get_run(run_id, player)
+    return run, play.where_it_turned(run.state())
+
+
+def way_through(run_id: str, player: Player) -> tuple[Run, play.Way]:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        state, way = play.way_through(run.state(), now)
+        return _save(run, state, now), way
+
+
+def warning(run_id: str, player: Player) -> tuple[Run, bool]:
+    now = current_time()
+    with transaction.atomic():
+        run = _locked(run_id, player)
+        state, warned = play.warning(run.state(), now)
+        return _save(run, state, now), warned

@@ -37,6 +37,11 @@ class Mode:
     # Optional: gets the rest of the key and the Player, raises BoardLocked
     # when that player may not open the board (levels unlock in order).
     check_player: Callable[[str, Any], None] | None = None
+    # Optional: the heading of a board, from the rest of its key and the
+    # layout's name ("Level 12 · Pagoda"); the layout's name alone without it.
+    title: Callable[[str, str], str] | None = None
+    # Optional: the key of the board that follows this one (the next level).
+    next_key: Callable[[str], str | None] | None = None
 
 
 _MODES: dict[str, Mode] = {}
@@ -48,8 +53,10 @@ def register_mode(
     *,
     can_shuffle: bool = False,
     check_player: Callable[[str, Any], None] | None = None,
+    title: Callable[[str, str], str] | None = None,
+    next_key: Callable[[str], str | None] | None = None,
 ) -> None:
-    _MODES[name] = Mode(name, resolve, can_shuffle, check_player)
+    _MODES[name] = Mode(name, resolve, can_shuffle, check_player, title, next_key)
 
 
 def mode_of(key: str) -> Mode:
@@ -82,6 +89,20 @@ def deal_for(key: str, player: Any = None) -> tuple[Mode, Deal]:
         raise
     except LookupError as e:
         raise UnknownBoard(str(e)) from None
+
+
+def board_title(key: str, layout_name: str) -> str:
+    """What the board page is headed: where the player is, not just the pile."""
+    mode = mode_of(key)
+    if mode.title is None:
+        return layout_name
+    return mode.title(key.partition(":")[2], layout_name)
+
+
+def next_board(key: str) -> str | None:
+    """The key of the board to offer after clearing this one, if any."""
+    mode = mode_of(key)
+    return None if mode.next_key is None else mode.next_key(key.partition(":")[2])
 
 
 def free_key(layout_slug: str) -> str:

@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from games.engine.board import Board, MoveError
-from games.engine.hint import Hint, still_to_take
+from games.engine.hint import Hint, clearing_order, still_to_take
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout, Position
+from games.engine.safety import SAFETY_NODES, Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
+from games.engine.solver import Solver
 
 Pair = tuple[int, int]
 
@@ -215,6 +217,96 @@ def hint(state: RunState, now: datetime) -> tuple[RunState, Hint]:
         state, hints=state.hints + 1, status=PLAYING, clock=_acting(state, now)
     )
     return new, found
+
+
+def _witness(state: RunState) -> tuple[Pair, ...]:
+    """The deal's clearing order while it still fits the faces: a shuffle
+    re-lays them, and then it no longer does."""
+    return state.witness if state.faces == state.initial_faces else ()
+
+
+def _helped(state: RunState, now: datetime, **changes) -> RunState:
+    """A help (back to safety, a way through) counts like a hint: the run
+    sets no best time. On a finished run nothing is counted."""
+    if not state.in_play:
+        return state
+    clock = _acting(state, now)
+    return replace(state, hints=state.hints + 1, status=PLAYING, clock=clock, **changes)
+
+
+def safety(state: RunState, budget: int = SAFETY_NODES) -> Safety:
+    """Where along this run's history the pile could last be cleared."""
+    return find_safety(state.layout, state.faces, state.moves, _witness(state), budget)
+
+
+def back_to_safety(state: RunState, now: datetime) -> tuple[RunState, Safety]:
+    """Undo, in one step, to the latest position of the run that can still
+    be cleared. Nothing changes (and nothing is counted) while the pile can
+    still be cleared, or when the search ran out of budget undecided."""
+    _require_play(state)
+    found = safety(state)
+    back = found.pairs_back
+    if not back:
+        return state, found
+    moves = state.moves[: found.safe]
+    return _helped(state, now, moves=moves, undos=state.undos + back), found
+
+
+def where_it_turned(state: RunState) -> Safety:
+    """For a finished run only: while it is in play this would be a hint."""
+    if state.in_play:
+        raise Conflict("in_play", "where it turned is shown once the run is over")
+    return safety(state)
+
+
+@dataclass(frozen=True)
+class Way:
+    """A clearing to watch: from the position now, or else from the deal as
+    dealt (`faces` then says how it lay)."""
+
+    pairs: tuple[Pair, ...]
+    from_start: bool
+    faces: tuple[str, ...]
+
+
+def _clearing(state: RunState, moves: tuple[Pair, ...]) -> list[Pair] | None:
+    """A clearing of the position after `moves`: what is left of the
+    witness when play kept to it, else the solver's; None when the position
+    cannot be cleared or the search ran out of budget."""
+    board = Board(state.layout, state.faces)
+    for a, b in moves:
+        board.take(a, b)
+    known = still_to_take(_witness(state), moves)
+    order = clearing_order(board, known) if known is not None else None
+    if order is None:
+        found = Solver(board).solve(max_nodes=SAFETY_NODES)
+        order = list(found.solution) if found.solvable else None
+    return order
+
+
+def way_through(state: RunState, now: datetime) -> tuple[RunState, Way]:
+    """A way through from the current position when it can still be cleared,
+    else from the start of the deal (its witness); counted as help in play."""
+    order = _clearing(state, state.moves)
+    if order is None:
+        way = Way(state.witness, True, state.initial_faces)
+    else:
+        way = Way(tuple(order), False, state.faces)
+    return _helped(state, now), way
+
+
+def warning(state: RunState, now: datetime) -> tuple[RunState, bool]:
+    """Whether the last pair made the pile unclearable, for players who
+    asked to be told. Said once: a pile already lost before that pair gets
+    no warning. Counted as help when it warns (that is when it helps)."""
+    _require_play(state)
+    if not state.moves:
+        return state, False
+    board = state.board()
+    found = Solver(board).solve(max_nodes=SAFETY_NODES)
+    if found.solvable is not False or _clearing(state, state.moves[:-1]) is None:
+        return state, False
+    return _helped(state, now), True
 
 
 def shuffle(state: RunState, seed: str, now: datetime) -> RunState:

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from config.converters import Matching
-from games import api, views
+from games import api, api_companion, views
 
 
 class RunId(Matching):
@@ -26,5 +26,9 @@ urlpatterns = [
     path(f"{run}/give-up", api.give_up, name="api_give_up"),
     path(f"{run}/pause", api.pause, name="api_pause"),
     path(f"{run}/resume", api.resume, name="api_resume"),
+    path(f"{run}/safety", api_companion.safety, name="api_safety"),
+    path(f"{run}/turned", api_companion.turned, name="api_turned"),
+    path(f"{run}/way", api_companion.way, name="api_way"),
+    path(f"{run}/check", api_companion.check, name="api_check"),
     path("<slug:slug>/", views.board, name="board"),
 ]

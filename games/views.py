@@ -1,3 +1,5 @@
+from urllib.parse import urlencode
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -6,7 +8,14 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.players import known_player
-from games.boards import BoardLocked, UnknownBoard, deal_for, free_key
+from games.boards import (
+    BoardLocked,
+    UnknownBoard,
+    board_title,
+    deal_for,
+    free_key,
+    next_board,
+)
 from games.engine.catalogue import UnknownLayout
 from games.layout_svg import pile_svg
 from games.layouts import playable_layout, playable_layouts
@@ -44,5 +53,16 @@ def board(request, slug: str):
         if layout.slug != slug:
             url = reverse("games:board", args=[layout.slug])
             return redirect(f"{url}?board={key}")
-    context = {"layout": layout, "board_key": key, "player": player}
+    following = next_board(key)
+    context = {
+        "layout": layout,
+        "board_key": key,
+        "title": board_title(key, layout.name),
+        # The board page redirects to the next board's own layout.
+        "next_url": following
+        and reverse("games:board", args=[layout.slug])
+        + "?"
+        + urlencode({"board": following}),
+        "player": player,
+    }
     return render(request, "games/board.html", context)

@@ -587,6 +587,25 @@ def undo(code: str, player: Player, move: int) -> Room:
     )
 
 
+def back_to_safety(code: str, player: Player, move: int) -> Room:
+    """Undo to the racer's latest clearable position: allowed in a race, as
+    undos are (it is a run of them); Together has none. The search runs
+    without the room's lock, like a hint; `move` then refuses the undos as
+    stale if the racer moved meanwhile. Undecided or still clearable: no
+    change."""
+    rnd, rows, seat = _unlocked_round(code, player)
+    if rnd.is_together:
+        raise Refused("together", "Together has no back to safety")
+    found = race.safety(rnd.state(rows), seat, current_time())
+    if not found.pairs_back:
+        return rnd.room
+    return _round_action(
+        code,
+        player,
+        lambda st, seat, room, now: race.back_to(st, seat, move, found.safe, now),
+    )
+
+
 def shuffle(code: str, player: Player) -> Room:
     seed = secrets.token_hex(8)
     return _round_action(
@@ -702,6 +721,15 @@ def _presence(code: str, player: Player, change) -> Room | None:
 def use_hint(code: str, player: Player) -> Hint:
     """The hint for the player's own board. It changes nothing, so it takes
     no lock: the engine's search runs without holding up the room."""
+    rnd, rows, seat = _unlocked_round(code, player)
+    if rnd.is_together:
+        return together.hint(rnd.together_state(), seat, current_time())
+    return race.hint(rnd.state(rows), seat, current_time())
+
+
+def _unlocked_round(code: str, player: Player) -> tuple[Round, list, int]:
+    """The round in play and the player's seat, read without a lock (for
+    what only reads, or checks its answer again under the lock)."""
     room = Room.objects.filter(code=code).first()
     if room is None or room.status == Room.Status.CLOSED:
         raise NotFound(f"no room {code!r}")
@@ -709,10 +737,7 @@ def use_hint(code: str, player: Player) -> Hint:
     current = _racing_round(room)
     if current is None:
         raise Conflict("no_race", "no race is in progress")
-    rnd, rows = current
-    if rnd.is_together:
-        return together.hint(rnd.together_state(), member.seat, current_time())
-    return race.hint(rnd.state(rows), member.seat, current_time())
+    return (*current, member.seat)
 
 
 # -- the timer -------------------------------------------------------------

@@ -118,6 +118,7 @@ def _hint(code: str, player) -> dict:
 ACTIONS = {
     "take": actions.take_pair,
     "undo": actions.undo,
+    "safety": actions.back_to_safety,
     "shuffle": actions.shuffle,
     "stop": actions.stop_here,
     "pause": actions.pause,

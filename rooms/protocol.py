@@ -58,6 +58,7 @@ COUNT = Whole(0, 10_000)
 SCHEMAS: dict[str, dict] = {
     "take": {"a": TILE, "b": TILE, "move": COUNT},
     "undo": {"move": COUNT},
+    "safety": {"move": COUNT},
     "hint": {},
     "shuffle": {},
     "stop": {},

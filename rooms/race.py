@@ -28,6 +28,7 @@ from games.engine.hint import Hint, still_to_take
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
+from games.engine.safety import Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.play import BUILD_DELAY_MS, BadMove, Clock, Conflict, PlayError
 from rooms import bots
@@ -350,6 +351,37 @@ def hint(race: Race, seat: int, now: datetime) -> Hint:
     if None not in pairs:  # no shuffle
         clearing = still_to_take(race.witness, pairs)
     return engine_hint(racer.board(race.layout), clearing=clearing)
+
+
+def safety(race: Race, seat: int, now: datetime) -> Safety:
+    """Where the racer's pile could last be cleared; reads only. Every
+    position from before the last shuffle, with today's faces, reaches the
+    shuffled one (the pairs taken kept their faces), which clears: so the
+    answer never lies before the last shuffle, and going back never needs
+    to undo one."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now)
+    pairs = [pair for _, pair, _ in racer.steps if pair is not None]
+    shuffled = len(pairs) < len(racer.steps)
+    witness = () if shuffled else race.witness
+    return find_safety(race.layout, racer.faces, pairs, witness)
+
+
+def back_to(race: Race, seat: int, move: int, pairs: int, now: datetime) -> Race:
+    """Back to safety: a run of free undos, back to the position after the
+    racer's first `pairs` pairs (shuffles after it, and their penalties,
+    stay). `move` is the move count the search was made on."""
+    race = settle(race, now)
+    racer = _acting(race, seat, now, move)
+    cut, count = len(racer.steps), 0
+    for k, (_, pair, _) in enumerate(racer.steps):
+        if pair is None:
+            continue
+        if count == pairs:
+            cut = k
+            break
+        count += 1
+    return race.with_racer(replace(racer, steps=racer.steps[:cut]))
 
 
 def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:

@@ -70,3 +70,30 @@ def test_the_home_page_shows_a_picture_of_each_pile_and_the_ways_to_play(client)
     assert page.count("<svg") == len(playable_layouts())
     for link in ('href="/daily/"', 'href="/levels/"', 'href="/rooms/"'):
         assert link in page
+
+
+def test_a_level_and_a_daily_say_where_the_player_is(client):
+    """Headed "Level 1 · Small" (with a way on to level 2 once cleared) and
+    "Daily · 1 December · Tall Turtle"; free play is headed by its layout."""
+    from dailies import days
+    from dailies.levels import level_spec
+
+    slug = level_spec(1).layout_slug
+    level = client.get(f"/play/{slug}/?board=level:1")
+    name = level.context["layout"].name
+    assert f'<h1 id="layout-name" class="board-title">Level 1 · {name}</h1>' in (
+        level.text
+    )
+    assert level.context["next_url"] == f"/play/{slug}/?board=level%3A2"
+    assert 'id="next-level"' in level.text
+
+    day = days.today()
+    daily = client.get(f"/play/tall-turtle/?board=daily:{day.isoformat()}:tall-turtle")
+    heading = f"Daily · {day.day} {day.strftime('%B')} · Tall Turtle"
+    assert daily.context["title"] == heading
+    assert f"<title>{heading} · Tiles</title>" in daily.text
+    assert daily.context["next_url"] is None
+    assert 'id="next-level"' not in daily.text
+
+    free = client.get("/play/small/")
+    assert free.context["title"] == "Small"

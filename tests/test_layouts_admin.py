@@ -101,7 +101,7 @@ def test_the_change_page_shows_a_top_view_per_level_and_the_status(
 def test_import_a_kmahjongg_file_then_export_spec_json(
     admin, django_capture_on_commit_callbacks
 ):
-    text = "kmahjongg-layout-v1.1\nw8\nh2\nd2\n12121212\n34343434\n..1212..\n..3434..\n"
+    text = "kmahjongg-layout-v1.1\nw8\nh2\nd2\n12121212\n43434343\n..1212..\n..4343..\n"
     upload = SimpleUploadedFile("my-row.layout", text.encode())
     with django_capture_on_commit_callbacks(execute=True):
         response = admin.post("/admin/games/layout/import/", {"file": upload})
@@ -121,11 +121,11 @@ def test_import_a_kmahjongg_file_then_export_spec_json(
 
 def test_import_refuses_a_broken_file_with_the_reason(admin):
     upload = SimpleUploadedFile(
-        "bad.layout", b"kmahjongg-layout-v1.1\nw2\nh2\nd1\n1.\n34\n"
+        "bad.layout", b"kmahjongg-layout-v1.1\nw2\nh2\nd1\n1.\n43\n"
     )
     response = admin.post("/admin/games/layout/import/", {"file": upload})
     assert response.status_code == 200
-    assert "has no 2" in response.content.decode()
+    assert "line 5, column 2" in response.content.decode()
     assert not Layout.objects.exists()
 
 

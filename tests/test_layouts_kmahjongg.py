@@ -1,8 +1,17 @@
-"""Reading KMahjongg .layout files, both versions, into spec positions."""
+"""Reading KMahjongg .layout files, both versions, into spec positions.
+
+The files here are drawn the way KDE's shipped layouts are: a tile as `12`
+over `43`, comment lines for the size and each level, every row as wide as
+the grid, every level written out."""
 
 import pytest
 
-from games.engine.kmahjongg import KMahjonggError, layout_from_kmahjongg
+from games.engine.catalogue import get_layout
+from games.engine.kmahjongg import (
+    KMahjonggError,
+    desktop_name,
+    layout_from_kmahjongg,
+)
 from games.engine.kmahjongg import parse_positions as parse
 
 # Two tiles side by side, two on top set half a tile to the right.
@@ -12,9 +21,9 @@ w6
 h2
 d2
 1212..
-3434..
+4343..
 .1212.
-.3434.
+.4343.
 """
 
 
@@ -45,8 +54,8 @@ def test_a_layout_drawn_away_from_the_corner_moves_to_the_origin():
 def test_v10_is_a_32_by_16_grid_of_5_levels():
     text = v10(
         {
-            0: ["..1212", "..3434", "..1212", "..3434"],
-            2: [".......", "...12", "...34"],
+            0: ["..1212", "..4343", "..1212", "..4343"],
+            2: [".......", "...12", "...43"],
         }
     )
     positions = parse(text)
@@ -60,7 +69,7 @@ def test_v10_is_a_32_by_16_grid_of_5_levels():
 
 
 def test_v10_rows_wider_than_32_cells_are_refused():
-    text = v10({0: ["12" * 17, "34" * 17]})
+    text = v10({0: ["12" * 17, "43" * 17]})
     with pytest.raises(KMahjonggError, match="wider than 32"):
         parse(text)
 
@@ -70,11 +79,17 @@ def test_v10_rows_wider_than_32_cells_are_refused():
     [
         ("", "empty file"),
         ("kmahjongg-layout-v2.0\n", "expected kmahjongg-layout-v1.0"),
-        ("kmahjongg-layout-v1.1\nw4\nh2\n1212\n3434\n", "missing d"),
-        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n3434\n1212\n", "3 rows"),
-        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n3.34\n", "has no 4"),
-        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n12..\n34.2\n", "belongs to no tile"),
-        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n12x.\n34..\n", "'x'"),
+        ("kmahjongg-layout-v1.1\nw4\nh2\n1212\n4343\n", "missing d"),
+        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n4343\n1212\n", "3 rows"),
+        (
+            "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n4.43\n",
+            r"line 6, column 2: the tile at \(0, 0\) .* no right bottom quarter",
+        ),
+        (
+            "kmahjongg-layout-v1.1\nw4\nh2\nd1\n12..\n43.2\n",
+            "line 6, column 4: '2' belongs to no tile",
+        ),
+        ("kmahjongg-layout-v1.1\nw4\nh2\nd1\n12x.\n43..\n", "line 5, column 3: 'x'"),
     ],
 )
 def test_broken_files_are_refused_with_the_place(text, message):
@@ -83,6 +98,69 @@ def test_broken_files_are_refused_with_the_place(text, message):
 
 
 def test_a_file_drawing_an_odd_number_of_tiles_is_not_a_layout():
-    text = "kmahjongg-layout-v1.1\nw2\nh2\nd1\n12\n34\n"
+    text = "kmahjongg-layout-v1.1\nw2\nh2\nd1\n12\n43\n"
     with pytest.raises(ValueError, match="even number"):
         layout_from_kmahjongg(text, "one", "One")
+
+
+QUARTER_CELLS = ((0, 0), (1, 0), (1, 1), (0, 1))
+
+
+def kde_drawing(positions, version: str = "v1.1") -> str:
+    """A layout drawn as KMahjongg's editor saves one (and as v1.0 files
+    were): each tile's cells 1 and 2 on its row, 4 and 3 on the next."""
+    width = max(x for x, _, _ in positions) + 2
+    height = max(y for _, y, _ in positions) + 2
+    depth = max(z for _, _, z in positions) + 1
+    if version == "v1.0":
+        assert width <= 32 and height <= 16 and depth <= 5
+        width, height, depth = 32, 16, 5
+    grid = [[["."] * width for _ in range(height)] for _ in range(depth)]
+    for x, y, z in positions:
+        for (dx, dy), digit in zip(QUARTER_CELLS, "1234", strict=True):
+            grid[z][y + dy][x + dx] = digit
+    lines = [f"kmahjongg-layout-{version}"]
+    if version == "v1.1":
+        lines += ["# Board size in quarter tiles", f"w{width}", f"h{height}"]
+        lines += ["# Board depth", f"d{depth}"]
+    for z, level in enumerate(grid):
+        lines.append(f"# Level {z} -------------------------")
+        lines += ["".join(row) for row in level]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "slug, version",
+    # v1.0's fixed 32 x 16 grid holds the Turtle and the Pyramid, not Spider.
+    [(s, v) for s in ("turtle", "pyramid") for v in ("v1.0", "v1.1")]
+    + [("spider", "v1.1")],
+)
+def test_layouts_drawn_the_kde_way_read_back_in_both_versions(slug, version):
+    """KDE's default.layout is our Turtle drawn this way, in v1.1."""
+    layout = get_layout(slug)
+    text = kde_drawing([(x + 1, y, z) for x, y, z in layout.positions], version)
+    read = layout_from_kmahjongg(text, slug, "Read")
+    assert sorted(read.positions) == sorted(layout.positions)
+
+
+def test_a_quarter_with_the_wrong_digit_is_read_as_kmahjongg_reads_it():
+    """KDE's castle.layout draws one tile `12` over `32`: KMahjongg counts a
+    tile at each 1 and only needs the other cells filled, and so do we."""
+    text = "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n3243\n"
+    assert parse(text) == ((0, 0, 0), (2, 0, 0))
+
+
+def test_the_old_34_drawing_is_read_too():
+    assert parse("kmahjongg-layout-v1.1\nw2\nh2\nd1\n12\n34\n") == ((0, 0, 0),)
+
+
+def test_more_tiles_than_a_set_are_refused_saying_why():
+    positions = [(2 * i, 2 * j, 0) for i in range(15) for j in range(10)]
+    with pytest.raises(KMahjonggError, match="150 tiles; a layout holds at most 144"):
+        layout_from_kmahjongg(kde_drawing(positions), "big", "Big")
+
+
+def test_the_desktop_file_gives_the_name():
+    text = "[KMahjonggLayout]\nName=Castle\nName[de]=Burg\nFileName=castle.layout\n"
+    assert desktop_name(text) == "Castle"
+    assert desktop_name("[Other]\nName=No\n") is None

@@ -64,13 +64,22 @@ def test_the_layouts_command_lists_status_tiles_levels_and_width(capsys):
 
 def test_import_layout_reads_kmahjongg_and_proves_it(tmp_path, capsys):
     path = tmp_path / "four.layout"
-    path.write_text("kmahjongg-layout-v1.1\nw8\nh2\nd1\n12121212\n34343434\n")
+    path.write_text("kmahjongg-layout-v1.1\nw8\nh2\nd1\n12121212\n43434343\n")
     call_command("import_layout", str(path))
     row = Layout.objects.get(slug="four")
     assert row.positions == ROW and row.is_verified and not row.published
     assert "Proved clearable" in capsys.readouterr().out
     with pytest.raises(CommandError, match="--replace"):
         call_command("import_layout", str(path))
+
+
+def test_import_layout_takes_the_name_of_the_desktop_file_beside_it(tmp_path):
+    (tmp_path / "four.layout").write_text(
+        "kmahjongg-layout-v1.1\nw8\nh2\nd1\n12121212\n43434343\n"
+    )
+    (tmp_path / "four.desktop").write_text("[KMahjonggLayout]\nName=Four in a row\n")
+    call_command("import_layout", str(tmp_path / "four.layout"))
+    assert Layout.objects.get(slug="four").name == "Four in a row"
 
 
 def test_export_then_import_round_trips_spec_json(tmp_path, capsys):

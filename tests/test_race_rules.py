@@ -258,6 +258,15 @@ class TestPause:
         assert R.pause(race, 0, at(20_000)) == race
         assert R.resume(new_race(), 0, at(5000)) == new_race()
 
+    def test_someone_waiting_for_the_next_deal_cannot_pause_or_resume(self):
+        with pytest.raises(R.Refused) as e:
+            R.pause(new_race(), 5, at(10_000))
+        assert e.value.code == "not_racing"
+        paused = R.pause(new_race(), 1, at(10_000))
+        with pytest.raises(R.Refused):
+            R.resume(paused, 5, at(20_000))
+        assert R.resume(paused, 0, at(20_000)).paused is False
+
 
 class TestTimeLimit:
     def test_racers_are_out_when_the_limit_runs_out(self):

@@ -243,6 +243,9 @@ class TestLateJoiner:
         assert error_code(lambda: actions.take_pair(room.code, cat, 0, 1, 0)) == (
             "not_racing"
         )
+        # Nor may they stop everyone else's clock.
+        assert error_code(lambda: actions.pause(room.code, cat)) == "not_racing"
+        assert fresh_state(room.code)["round"]["paused"] is False
 
 
 class TestLeaving:

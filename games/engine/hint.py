@@ -77,15 +77,16 @@ def still_to_take(witness: Iterable[Pair], taken: Iterable[Pair]) -> list[Pair] 
     return sorted(left)
 
 
-def clears(board: Board, pairs: Iterable[Pair]) -> bool:
-    """Whether taking these pairs, each as soon as both tiles are free,
-    clears the board. With the pairing fixed that decides it: taking a pair
-    never blocks another."""
+def clearing_order(board: Board, pairs: Iterable[Pair]) -> list[Pair] | None:
+    """These pairs in an order that clears the board (each taken as soon as
+    both tiles are free), or None when they do not clear it. With the
+    pairing fixed that decides it: taking a pair never blocks another."""
     work = board.copy()
-    todo = [tuple(sorted(p)) for p in pairs]
+    todo = [(min(p), max(p)) for p in pairs]
     tiles = sorted(t for pair in todo for t in pair)
     if tiles != [i for i in range(len(board.faces)) if board.is_standing(i)]:
-        return False
+        return None
+    order: list[Pair] = []
     while todo:
         rest = []
         for a, b in todo:
@@ -93,10 +94,18 @@ def clears(board: Board, pairs: Iterable[Pair]) -> bool:
                 work.take(a, b)
             except MoveError:
                 rest.append((a, b))
+            else:
+                order.append((a, b))
         if len(rest) == len(todo):
-            return False
+            return None
         todo = rest
-    return True
+    return order
+
+
+def clears(board: Board, pairs: Iterable[Pair]) -> bool:
+    """Whether taking these pairs, each as soon as both tiles are free,
+    clears the board."""
+    return clearing_order(board, pairs) is not None
 
 
 def hint(

@@ -1,9 +1,14 @@
 """Reading KMahjongg `.layout` text files into the spec's positions.
 
 The format draws each level from above on a grid of half-tile cells. A tile
-fills four cells: `1` top-left, `2` top-right, `3` bottom-left, `4`
-bottom-right; `.` is an empty cell and lines starting with `#` are comments.
-The first line names the version:
+fills four cells, drawn `12` over `43` as KDE's own files and KMahjongg's
+editor write them: `1` top-left, `2` top-right, `3` bottom-right, `4`
+bottom-left; `.` is an empty cell and lines starting with `#` are comments.
+KMahjongg itself counts a tile at each `1` and reads the other digits only
+as "filled", and one of KDE's shipped files (castle.layout) has a `32`
+where `43` belongs; so a tile's other three cells must each hold a 2, 3 or
+4, but not necessarily the right one. A filled cell that belongs to no tile
+is refused, with its line and column. The first line names the version:
 
 - `kmahjongg-layout-v1.0`: a fixed grid of 32 x 16 cells and 5 levels;
 - `kmahjongg-layout-v1.1`: the size comes next, as lines `w<cells>`,
@@ -12,15 +17,25 @@ The first line names the version:
 Then come the levels, bottom first, each `h` rows of at most `w` cells
 (shorter rows are padded with empty cells). A tile's top-left cell is its
 position in half-tile units, exactly as the spec counts, so nothing is scaled.
+
+Layouts of more than MAX_TILES tiles (KDE ships some of up to 228) are
+refused, saying why: KMahjongg fills them by dealing faces more than four
+times, which the spec's faces (each at most four times in one deal) and the
+deal's witness cannot express.
+
+A layout's `.desktop` file carries its display name (`Name=` in the
+`[KMahjonggLayout]` group); `desktop_name` reads it.
 """
 
-from games.engine.layout import Layout, LayoutError, Position
+from games.engine.layout import MAX_TILES, Layout, LayoutError, Position
 
 V10 = "kmahjongg-layout-v1.0"
 V11 = "kmahjongg-layout-v1.1"
 V10_SIZE = (32, 16, 5)  # width and height in cells, depth in levels
 # Which corner of a tile each digit is, as (dx, dy) from the top-left cell.
-QUARTERS = {"1": (0, 0), "2": (1, 0), "3": (0, 1), "4": (1, 1)}
+QUARTERS = {"1": (0, 0), "2": (1, 0), "3": (1, 1), "4": (0, 1)}
+# The cells a tile fills besides its top-left one.
+OTHERS = ((1, 0), (0, 1), (1, 1))
 
 
 class KMahjonggError(LayoutError):
@@ -100,7 +115,12 @@ def parse_positions(text: str) -> tuple[Position, ...]:
 def _tiles_from_cells(
     cells: dict[Position, str], height: int, grid: list[tuple[int, str]]
 ) -> tuple[Position, ...]:
-    """Group the quarters into whole tiles, refusing any stray quarter."""
+    """A tile at each `1`, refusing a tile that is not whole and any filled
+    cell no tile claims."""
+
+    def where(x: int, y: int, z: int) -> str:
+        return f"line {grid[z * height + y][0]}, column {x + 1}"
+
     tiles = []
     claimed: set[Position] = set()
     for (x, y, z), ch in sorted(
@@ -108,25 +128,36 @@ def _tiles_from_cells(
     ):
         if ch != "1":
             continue
-        for digit, (dx, dy) in QUARTERS.items():
+        for dx, dy in OTHERS:
             cell = (x + dx, y + dy, z)
-            if cells.get(cell) != digit or cell in claimed:
-                line = grid[z * height + y][0]
+            if cells.get(cell, "1") == "1" or cell in claimed:
                 raise KMahjonggError(
-                    f"line {line}, column {x + 1}: the tile at ({x}, {y}) on "
-                    f"level {z} has no {digit} at its "
-                    f"{'right' if dx else 'left'} {'bottom' if dy else 'top'}"
+                    f"{where(*cell)}: the tile at ({x}, {y}) on level {z} "
+                    f"has no {'right' if dx else 'left'} "
+                    f"{'bottom' if dy else 'top'} quarter (a 2, 3 or 4)"
                 )
             claimed.add(cell)
+        claimed.add((x, y, z))
         tiles.append((x, y, z))
     stray = sorted(set(cells) - claimed, key=lambda c: (c[2], c[1], c[0]))
     if stray:
         x, y, z = stray[0]
-        line = grid[z * height + y][0]
         raise KMahjonggError(
-            f"line {line}, column {x + 1}: {cells[stray[0]]!r} belongs to no tile"
+            f"{where(x, y, z)}: {cells[stray[0]]!r} belongs to no tile"
         )
     return tuple(tiles)
+
+
+def desktop_name(text: str) -> str | None:
+    """The untranslated `Name=` of a KMahjongg `.desktop` file, if any."""
+    group = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            group = line[1:-1]
+        elif group == "KMahjonggLayout" and line.startswith("Name="):
+            return line[len("Name=") :].strip() or None
+    return None
 
 
 def layout_from_kmahjongg(text: str, slug: str, name: str) -> Layout:
@@ -134,6 +165,12 @@ def layout_from_kmahjongg(text: str, slug: str, name: str) -> Layout:
     positions = parse_positions(text)
     if not positions:
         raise KMahjonggError("the file draws no tiles")
+    if len(positions) > MAX_TILES:
+        raise KMahjonggError(
+            f"the file draws {len(positions)} tiles; a layout holds at most "
+            f"{MAX_TILES}, the tiles of one set: KMahjongg fills bigger layouts "
+            "by dealing faces more than four times, which a deal here never does"
+        )
     mx = min(p[0] for p in positions)
     my = min(p[1] for p in positions)
     return Layout(

@@ -20,6 +20,7 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE  # no
 # The room tests' fixtures, offered to every browser test module.
 from tests.browser.conftest_rooms import open_page, rooms_server  # noqa: F401
 from tests.browser.helpers import wait_settled
+from tests.browser.screens import pages  # noqa: F401
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the
 # tests make between page actions are still plain synchronous calls.

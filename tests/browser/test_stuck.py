@@ -44,6 +44,10 @@ def test_a_stuck_pile_offers_undo_restart_and_shuffle(open_board, artifacts):
     assert notice["y"] >= table["y"] + table["height"] - 1
     for action in ("undo", "restart", "shuffle"):
         assert stuck.locator(f"[data-action={action}]").is_visible()
+    assert "No pairs left" in stuck.inner_text()
+    # A hint now says why it shows no pair.
+    page.locator("#hint").click()
+    page.locator("#message").filter(has_text="No pairs left").wait_for()
     page.screenshot(path=artifacts / "board-phone-stuck.png")
     stuck.locator("[data-action=shuffle]").click()
     wait_settled(page)

@@ -1,5 +1,8 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
+from games.engine.kmahjongg import desktop_name
 from games.engine.layout import LayoutError
 from games.layout_actions import parse_layout_file, record_proof, upsert_layout
 
@@ -13,7 +16,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--slug", help="defaults to the file's slug or name")
-        parser.add_argument("--name")
+        parser.add_argument(
+            "--name", help="defaults to the Name= of a .desktop file beside it"
+        )
         parser.add_argument(
             "--replace", action="store_true", help="overwrite a layout with this slug"
         )
@@ -24,8 +29,9 @@ class Command(BaseCommand):
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             raise CommandError(f"cannot read {opts['file']}: {e}") from None
+        name = opts["name"] or self._desktop_name(Path(opts["file"]))
         try:
-            layout = parse_layout_file(text, opts["file"], opts["slug"], opts["name"])
+            layout = parse_layout_file(text, opts["file"], opts["slug"], name)
         except LayoutError as e:
             raise CommandError(str(e)) from None
         row, changed = upsert_layout(layout, force=opts["replace"])
@@ -38,3 +44,10 @@ class Command(BaseCommand):
             f"{row.slug}: {len(row.positions)} tiles, {row.get_status_display()}"
             f" ({row.status_message})"
         )
+
+    def _desktop_name(self, path: Path) -> str | None:
+        """KMahjongg ships each NAME.layout with a NAME.desktop naming it."""
+        try:
+            return desktop_name(path.with_suffix(".desktop").read_text("utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return None

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from games.engine.certificate import find_certificate
 from games.engine.formats import FormatError, position_from_json
 from games.engine.solver import DEFAULT_MAX_NODES, solve
 from games.management.commands._json import print_json, read_json
@@ -20,6 +21,11 @@ class Command(BaseCommand):
         except FormatError as e:
             raise CommandError(str(e)) from None
         result = solve(position.board, max_nodes=opts["max_nodes"])
+        # A reason an outside tool can check (docs/certificates.md), when
+        # the position is lost for one that needs no search.
+        certificate = None
+        if result.solvable is False:
+            certificate = find_certificate(position.board, position.ids)
         print_json(
             {
                 "solvable": result.solvable,
@@ -28,5 +34,6 @@ class Command(BaseCommand):
                 ),
                 "nodes": result.nodes,
                 "ms": round(result.ms, 1),
+                **({"certificate": certificate} if certificate else {}),
             }
         )

@@ -17,6 +17,17 @@ const FIT_MARGIN = 1.06;
 const MOVED_SHARE = 0.02;
 const MODE_KEY = "tiles.rotateFirst";
 
+/**
+ * The least distance from which a sphere of `radius` shows whole, with the
+ * fit's margin, in a view of vertical field `fovDeg` and `aspect`: a pile
+ * framed by its bounding sphere stays in frame however it is turned.
+ */
+export function sphereDistance(radius, fovDeg, aspect) {
+  const tanV = Math.tan((fovDeg * Math.PI) / 360);
+  const half = Math.atan(Math.min(tanV, tanV * aspect));
+  return (FIT_MARGIN * radius) / Math.sin(half);
+}
+
 function easeInOut(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
@@ -33,6 +44,8 @@ export class ViewControl {
     this.requestRender = requestRender;
     this.onMovedChange = onMovedChange;
     this.moved = false;
+    // Frame the pile's bounding sphere, not its box (a pile that turns).
+    this.sphere = false;
     this.controls = new MapControls(camera, dom);
     const c = this.controls;
     c.enableDamping = true;
@@ -125,8 +138,14 @@ export class ViewControl {
         }
       }
     }
-    this.toTarget.set(cx, 0, cz);
-    this.toPos.set(cx, cosT * dist, cz + sinT * dist);
+    let cy = 0;
+    if (this.sphere) {
+      cy = box.top / 2;
+      const radius = Math.hypot(box.maxX - box.minX, box.maxZ - box.minZ, box.top) / 2;
+      dist = sphereDistance(radius, cam.fov, cam.aspect);
+    }
+    this.toTarget.set(cx, cy, cz);
+    this.toPos.set(cx, cy + cosT * dist, cz + sinT * dist);
     if (this.moved) {
       this.moved = false;
       this.onMovedChange(false);

@@ -5,12 +5,13 @@
 
 import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { Companion } from "./companion.js";
+import { keepShading, shadingOn } from "./prefs.js";
 import { Geometry, matches } from "./rules.js";
 import { BoardScene } from "./scene.js";
 
 const MESSAGE_MS = 4500;
 const RETRY_MS = 3000;
-const SHADING_KEY = "tiles.shading";
 
 const KEYS = {
   u: "undo",
@@ -27,29 +28,15 @@ const KEYS = {
   b: "shading",
 };
 
+// What can be done only while the clock runs.
+const MOVES = new Set(["undo", "hint", "shuffle", "giveup"]);
+
 function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-
-function stored(key, fallback) {
-  try {
-    const value = localStorage.getItem(key);
-    return value === null ? fallback : value === "1";
-  } catch {
-    return fallback;
-  }
-}
-
-function store(key, on) {
-  try {
-    localStorage.setItem(key, on ? "1" : "0");
-  } catch {
-    // Private mode: the choice lasts for this page only.
-  }
 }
 
 class Game {
@@ -82,9 +69,12 @@ class Game {
       (i) => this.tap(i),
       (i) => this.scene.setFocus(i),
     );
-    this.shading = stored(SHADING_KEY, true);
+    this.shading = shadingOn();
     this.scene.setShading(this.shading);
     this.#showToggles();
+    // While the companion replays a way through, taps and tools wait.
+    this.watching = false;
+    this.companion = new Companion(this);
     this.#listen();
     setInterval(() => this.#tick(), 250);
     // For browser tests and tools: where a tile is drawn, and whether the
@@ -107,6 +97,11 @@ class Game {
   // --- talking to the server ---------------------------------------------
   start() {
     return this.#send("", { board: this.boardKey }, { rebuild: true });
+  }
+
+  /** For the companion: the same queue and resync as the page's own actions. */
+  send(path, body, opts) {
+    return this.#send(path, body, opts);
   }
 
   async #send(path, body, opts = {}) {
@@ -168,7 +163,6 @@ class Game {
     this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
     this.list.setTiles(run.tiles);
     this.scene.setTiles(run.tiles, this.standing, true);
-    this.$("layout-name").textContent = run.layout.name;
   }
 
   /** Bring the page's pile to the server's, animating what differs. */
@@ -196,6 +190,13 @@ class Game {
     if (theirs.size !== ours.size || [...theirs].some((k) => !ours.has(k))) {
       this.scene.followPile(this.standing);
     }
+  }
+
+  /** Show a position that is not the run's own (a replay); nothing is sent. */
+  show(removedIds, faces) {
+    const tiles = this.tiles.map((t, i) => ({ ...t, face: faces ? faces[i] : this.faces[i] }));
+    this.#reconcile({ ...this.run, removed: removedIds, tiles });
+    this.#refresh();
   }
 
   #syncClock(run) {
@@ -227,19 +228,26 @@ class Game {
     const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
     this.$("stuck").hidden = !stuck;
     this.root.dataset.stuck = stuck ? "1" : "0";
-    this.$("undo").disabled = this.removed.length === 0;
+    // Nothing that would do nothing looks active: while paused (a run
+    // comes back paused after a reload) or over, only the cover resumes.
+    this.$("undo").disabled = !playing || this.removed.length === 0;
+    for (const id of ["hint", "shuffle", "giveup"]) this.$(id).disabled = !playing;
     this.root.dataset.left = String(left);
   }
 
   #showRun(run) {
     const canShuffle = Boolean(run.can_shuffle);
     const free = run.mode === "free";
-    for (const el of document.querySelectorAll("[data-action=shuffle]")) el.hidden = !canShuffle;
+    // Levels and dailies have no shuffle: neither the button nor its count.
+    for (const el of document.querySelectorAll("[data-action=shuffle], [data-action-row=shuffle]")) {
+      el.hidden = !canShuffle;
+    }
     for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
     for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
     this.$("hint-count").textContent = String(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
+    this.companion.update(run);
     const over = run.status === "won" || run.status === "lost";
     if (over && this.shownResult !== run.id) {
       this.shownResult = run.id;
@@ -260,12 +268,15 @@ class Game {
     else if (!won) note = "A run given up counts as lost.";
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
+    const next = this.$("next-level");
+    if (next) next.hidden = !won;
     this.$("result").showModal();
+    this.companion.result(run);
   }
 
   // --- the player's actions ----------------------------------------------
   tap(i) {
-    if (!this.run || this.run.status !== "playing" || !this.standing[i]) return;
+    if (this.watching || !this.run || this.run.status !== "playing" || !this.standing[i]) return;
     const reason = this.geometry.blockedReason(i, this.standing);
     if (reason) {
       this.scene.shake(i);
@@ -297,7 +308,9 @@ class Game {
     this.scene.followPile(this.standing);
     this.#refresh();
     this.say("");
-    this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move });
+    this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move }).then((data) =>
+      this.companion.afterTake(data),
+    );
   }
 
   undo() {
@@ -321,7 +334,10 @@ class Game {
     const data = await this.#send("hint", {});
     const pair = data && data.hint && data.hint.pair;
     if (!pair) {
-      if (data) this.say("No two free tiles match: undo, restart or shuffle.");
+      if (data) {
+        const ways = this.run.can_shuffle ? "undo, restart or shuffle" : "undo or restart";
+        this.say(`No pairs left: ${ways}.`);
+      }
       return;
     }
     const [a, b] = pair.map((id) => this.indexById.get(id));
@@ -374,7 +390,7 @@ class Game {
   }
 
   #playing() {
-    return Boolean(this.run) && this.run.status === "playing";
+    return Boolean(this.run) && this.run.status === "playing" && !this.watching;
   }
 
   // --- page furniture ---------------------------------------------------------
@@ -388,13 +404,14 @@ class Game {
   #showToggles() {
     const shading = this.$("shading");
     shading.setAttribute("aria-pressed", String(this.shading));
-    const mode = this.$("mode");
-    const rotateFirst = this.scene.view.rotateFirst;
-    mode.setAttribute("aria-pressed", String(rotateFirst));
-    mode.querySelector(".label").textContent = rotateFirst ? "Drag turns" : "Drag pans";
+    this.$("mode").setAttribute("aria-pressed", String(this.scene.view.rotateFirst));
   }
 
   action(name) {
+    // A key for a move while paused: say how to go on, not nothing.
+    if (this.run?.status === "paused" && MOVES.has(name)) {
+      return this.say("Paused: tap to go on.");
+    }
     switch (name) {
       case "undo":
         return this.undo();
@@ -425,13 +442,13 @@ class Game {
         return this.#showToggles();
       case "shading":
         this.shading = !this.shading;
-        store(SHADING_KEY, this.shading);
+        keepShading(this.shading);
         this.scene.setShading(this.shading);
         return this.#showToggles();
       case "close":
         return this.#closeDialogs();
       default:
-        return undefined;
+        return this.companion.action(name);
     }
   }
 

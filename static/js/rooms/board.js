@@ -21,6 +21,8 @@ export class FlatBoard {
   }
 
   layout(unit) {
+    if (unit === this.unit) return;
+    this.unit = unit;
     const lift = unit * 0.35;
     const maxZ = Math.max(...this.positions.map((p) => p[2]));
     let width = 0;
@@ -66,4 +68,35 @@ export function racerCard(list, seat, positions, opts) {
   list.append(li);
   const board = new FlatBoard(pile, positions, { unit: opts.unit });
   return { li, name, count, board };
+}
+
+/** The flat pile's width and height at one pixel per half tile. */
+export function flatSize(positions) {
+  const maxZ = Math.max(...positions.map((p) => p[2]));
+  const lift = 0.35 * maxZ;
+  return {
+    w: Math.max(...positions.map(([x, , z]) => x - 0.35 * z)) + lift + 2,
+    h: Math.max(...positions.map(([, y, z]) => y * 1.3 - 0.35 * z)) + lift + 2.6,
+  };
+}
+
+/**
+ * How to lay `n` racers' cards into a box of `width` x `height` CSS px so
+ * that every card shows and the piles are as large as they can be: the
+ * number of columns and the pile's scale (at most `maxUnit`). `extra` is
+ * what each card adds round its pile (padding, gaps, the text), [x, y] px.
+ */
+export function fitCards(n, size, width, height, extra, maxUnit) {
+  let best = { cols: Math.max(1, n), unit: 0 };
+  for (let cols = 1; cols <= n; cols++) {
+    const rows = Math.ceil(n / cols);
+    const unit = Math.min(
+      maxUnit,
+      (width / cols - extra[0]) / size.w,
+      (height / rows - extra[1]) / size.h,
+    );
+    if (unit > best.unit) best = { cols, unit };
+  }
+  // Below a pixel per half tile a pile is a smudge; the card still shows.
+  return { cols: best.cols, unit: Math.max(1, Math.floor(best.unit * 4) / 4) };
 }

@@ -167,7 +167,10 @@ export class RaceView {
 
   async hint() {
     const reply = await this.act("hint");
-    if (reply.type === "hint" && reply.pair) this.scene.showHint(...reply.pair);
+    if (reply.type !== "hint") return;
+    // A hint on a stuck pile says so, rather than doing nothing.
+    if (!reply.pair) this.say("No pairs left: shuffle (+60 s) or stop here.");
+    else this.scene.showHint(...reply.pair);
   }
 
   say(text) {

@@ -3,7 +3,8 @@
 // comes from the state the connection keeps; every action is a message to
 // the server.
 
-import { racerCard } from "./board.js";
+import { keepShading, shadingOn } from "../board/prefs.js";
+import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { listenManners, renderManners } from "./manners.js";
 import { RaceView } from "./race.js";
@@ -32,6 +33,8 @@ const RACER_STATUS = {
 const view = {
   number: null, // the round the strip was built for
   minis: new Map(),
+  host: null, // the host's seat and everyone's names, to tell who left
+  shaded: new WeakSet(), // scenes given the player's shading choice
 };
 
 const conn = new RoomConnection(root.dataset.code, { onChange: render, onStatus });
@@ -42,6 +45,8 @@ const together = new TogetherView(
     turn: $("t-turn"),
     countdown: $("t-countdown"),
     hint: $("t-hint"),
+    fit: $("t-fit"),
+    message: $("t-message"),
     standings: $("t-standings"),
     standingsList: $("t-standings-list"),
   },
@@ -92,9 +97,27 @@ const nameOf = (seat) =>
   conn.state.members.find((m) => m.seat === seat)?.name ??
   `seat ${seat}`;
 
+/** When the host leaves, the game ends for everyone: say who and why. */
+function announceHost(state) {
+  const before = view.host;
+  const names = new Map(state.members.map((m) => [m.seat, m.name]));
+  const seat = state.room.host_seat;
+  view.host = { seat, names, playing: Boolean(state.round) };
+  if (!before || before.seat === seat || names.has(before.seat)) return;
+  const gone = before.names.get(before.seat) ?? "The host";
+  const why = before.playing ? ", so the game ended" : "";
+  let heir = "";
+  if (seat === conn.seat) heir = " You are the host now.";
+  else if (seat !== null && seat !== undefined) heir = ` ${names.get(seat)} is the host now.`;
+  notice(`${gone} (the host) left${why}.${heir}`);
+}
+
 function render(state) {
   const status = state.room.status;
   root.dataset.status = status;
+  // The game screen is one screen high: the pile takes what is left.
+  document.body.classList.toggle("in-game", status === "game");
+  announceHost(state);
   $("lobby").hidden = status !== "lobby";
   $("game").hidden = status !== "game";
   renderMembers(state);
@@ -102,6 +125,7 @@ function render(state) {
   $("host-lobby").hidden = !isHost();
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
+  syncScenes();
 }
 
 function renderMembers(state) {
@@ -140,9 +164,12 @@ function renderGame(state) {
   if (!round) return;
   if (shared) {
     together.render(round);
-    $("t-pause").hidden = !inPlay || round.paused;
-    $("t-resume").hidden = !inPlay || !round.paused;
+    // One who watches until the next deal cannot pause the others' game.
+    $("t-pause").hidden = !inPlay || !me || round.paused;
+    $("t-resume").hidden = !inPlay || !me || !round.paused;
     $("t-paused").hidden = !round.paused;
+    $("t-paused").disabled = !me;
+    $("t-paused").textContent = me ? "Paused: tap to go on" : "Paused";
     return;
   }
   if (view.number !== round.number) buildRound(round);
@@ -160,6 +187,7 @@ function buildRound(round) {
 }
 
 function renderStrip(round) {
+  let added = false;
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
     if (!entry) {
@@ -170,6 +198,7 @@ function renderStrip(round) {
         unit: 4,
       });
       view.minis.set(racer.seat, entry);
+      added = true;
     }
     const note = RACER_STATUS[racer.status];
     entry.name.textContent = racer.name + (racer.seat === conn.seat ? " (you)" : "");
@@ -178,10 +207,31 @@ function renderStrip(round) {
     entry.li.dataset.status = racer.status;
     entry.board.update(standingOf(racer.standing, round.positions.length));
   }
+  if (added) fitStrip();
 }
 
+// Each card round its pile: padding, border and gap across; the name and
+// the count lines, padding and gap down (CSS px, as rooms.css draws them).
+const CARD_EXTRA = [22, 46];
+
+/** Every racer's card on screen: the strip's columns and pile scale. */
+function fitStrip() {
+  const round = conn.state?.round;
+  const strip = $("strip");
+  if (!round || round.mode !== "race" || !view.minis.size || strip.offsetParent === null) return;
+  const side = matchMedia("(min-aspect-ratio: 1/1)").matches;
+  const top = strip.getBoundingClientRect().top;
+  const width = side ? Math.min(0.3 * innerWidth, 360) : strip.clientWidth;
+  const height = side ? innerHeight - top - 8 : 0.22 * innerHeight;
+  const size = flatSize(round.positions);
+  const { cols, unit } = fitCards(view.minis.size, size, width, height, CARD_EXTRA, 4);
+  strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+  for (const entry of view.minis.values()) entry.board.layout(unit);
+}
+addEventListener("resize", fitStrip);
+
 function renderBoard(round, me) {
-  $("board-wrap").hidden = !me;
+  $("board-wrap").hidden = !me && round.status !== "over";
   $("paused-cover").hidden = !round.paused;
   $("board").classList.toggle("covered", round.paused);
   if (me) race.render(round, me, canPlay(round, me));
@@ -196,10 +246,15 @@ const canPlay = (round, me) =>
 
 function renderControls(round, me, racing) {
   const playing = racing && me?.status === "playing";
+  // One waiting for the next deal has no clock, no pile and no pause.
+  $("race-bar").hidden = !me;
   $("hint").hidden = $("undo").hidden = !playing;
-  $("shuffle").hidden = $("stop").hidden = !(playing && me.stuck);
-  $("pause").hidden = !racing || round.paused;
-  $("resume").hidden = !racing || !round.paused;
+  // While paused they would do nothing, so they do not look as if they would.
+  $("hint").disabled = $("undo").disabled = round.paused;
+  $("stuck").hidden = !(playing && me.stuck && !round.paused);
+  $("pause").hidden = !racing || !me || round.paused;
+  $("resume").hidden = !racing || !me || !round.paused;
+  $("paused-cover").disabled = !me;
   $("end-now").hidden = !(racing && isHost() && me && me.status !== "playing");
 }
 
@@ -289,13 +344,62 @@ $("resume").addEventListener("click", () => act("resume"));
 $("end-now").addEventListener("click", () => act("end_now"));
 $("t-pause").addEventListener("click", () => act("pause"));
 $("t-resume").addEventListener("click", () => act("resume"));
+$("paused-cover").addEventListener("click", () => act("resume"));
+$("t-paused").addEventListener("click", () => act("resume"));
+$("help-open").addEventListener("click", () => $("help").showModal());
+
+// The view toggles act on whichever piles this page shows, and are kept
+// on this device like the solo board's.
+const scenes = () => [race.scene, together.scene].filter(Boolean);
+function showToggles() {
+  const rotate = scenes()[0]?.view.rotateFirst ?? false;
+  for (const b of document.querySelectorAll(".view-mode")) b.setAttribute("aria-pressed", String(rotate));
+  for (const b of document.querySelectorAll(".view-shading")) b.setAttribute("aria-pressed", String(shadingOn()));
+}
+function syncScenes() {
+  for (const scene of scenes()) {
+    if (view.shaded.has(scene)) continue;
+    view.shaded.add(scene);
+    scene.setShading(shadingOn());
+  }
+  showToggles();
+}
+for (const button of document.querySelectorAll(".view-mode")) {
+  button.addEventListener("click", () => {
+    const on = button.getAttribute("aria-pressed") !== "true";
+    for (const scene of scenes()) scene.setRotateFirst(on);
+    showToggles();
+  });
+}
+for (const button of document.querySelectorAll(".view-shading")) {
+  button.addEventListener("click", () => {
+    keepShading(!shadingOn());
+    for (const scene of scenes()) scene.setShading(shadingOn());
+    showToggles();
+  });
+}
 // Off the game screen, a Together player's turns are skipped until back.
 document.addEventListener("visibilitychange", () => {
   if (conn.state?.round?.mode === "together") {
     conn.send("visible", { visible: document.visibilityState === "visible" });
   }
 });
-$("leave").addEventListener("click", () => act("leave"));
+// The x asks first: one slip of a thumb should not give up a seat.
+$("leave").addEventListener("click", () => {
+  $("leave-note").textContent = isHost()
+    ? "You are the host: the game ends for everyone and the next player hosts."
+    : "You give up your seat; a race you are in stops where you are.";
+  $("leave-confirm").showModal();
+});
+$("leave-yes").addEventListener("click", async () => {
+  $("leave-confirm").close();
+  // Once the server has said yes, go: whatever way the socket then closes,
+  // a reconnect would only find the seat gone.
+  const reply = await act("leave");
+  if (reply.type !== "ack") return;
+  conn.close();
+  location.href = "/rooms/";
+});
 listenManners(act);
 // The solo board's keys on the game screen: each presses the first of its
 // buttons that is showing and enabled (so P pauses or resumes, and a key
@@ -306,11 +410,15 @@ const KEY_BUTTONS = {
   s: ["shuffle"],
   p: ["pause", "resume", "t-pause", "t-resume"],
   escape: ["pause", "t-pause"],
-  f: ["fit"],
+  f: ["fit", "t-fit"],
+  m: ["mode", "t-mode"],
+  b: ["shading", "t-shading"],
+  "?": ["help-open"],
 };
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+  if (document.querySelector("dialog[open]")) return;
   const button = (KEY_BUTTONS[e.key.toLowerCase()] || [])
     .map((id) => $(id))
     .find((b) => b && !b.disabled && b.offsetParent !== null);

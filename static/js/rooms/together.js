@@ -11,6 +11,7 @@ import { BoardScene } from "../board/scene.js";
 import { raceMs, standingOf } from "./state.js";
 
 const TURN_S = 30;
+const MESSAGE_MS = 4500;
 
 /** Seconds left in the turn, from the server's deadline on the shared clock. */
 export function turnLeftMs(round, serverNow) {
@@ -99,7 +100,7 @@ export function renderSeats(list, round, { me = null } = {}) {
 
 export class TogetherView {
   /**
-   * @param els {pile, strip, turn, countdown, hint, standings, standingsList}
+   * @param els {pile, strip, turn, countdown, hint, fit, message, standings, standingsList}
    * @param conn the room connection; `act(type, fields)` sends an action
    */
   constructor(els, conn, act) {
@@ -113,6 +114,7 @@ export class TogetherView {
     this.selected = -1;
     this.cards = new Map();
     els.hint.addEventListener("click", () => this.hint());
+    els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
   }
 
   get round() {
@@ -133,7 +135,9 @@ export class TogetherView {
       this.scene = new BoardScene(this.els.pile, {
         onTap: (i) => this.tap(i),
         onTable: () => this.select(-1),
-        onMovedChange: () => {},
+        onMovedChange: (moved) => {
+          this.els.fit.hidden = !moved;
+        },
       });
     }
     const standing = standingOf(round.standing, round.positions.length);
@@ -223,7 +227,16 @@ export class TogetherView {
 
   async hint() {
     const reply = await this.act("hint");
-    if (reply.type === "hint" && reply.pair) this.scene.showHint(...reply.pair);
+    if (reply.type !== "hint") return;
+    if (reply.pair) this.scene.showHint(...reply.pair);
+    else this.say("No pairs left.");
+  }
+
+  say(text) {
+    const el = this.els.message;
+    el.textContent = text;
+    clearTimeout(this.messageTimer);
+    this.messageTimer = setTimeout(() => (el.textContent = ""), MESSAGE_MS);
   }
 
   renderStandings(round) {

@@ -7,7 +7,7 @@
 // final standings.
 
 import { BoardScene } from "../board/scene.js";
-import { racerCard } from "./board.js";
+import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { clockText, standingOf } from "./state.js";
 import { renderSeats, turnLeftMs } from "./together.js";
@@ -51,6 +51,8 @@ function scene() {
       onTable: () => {},
       onMovedChange: () => {},
     });
+    // The pile turns all the time: frame it whole at every angle.
+    view.scene.view.sphere = true;
   }
   return view.scene;
 }
@@ -136,6 +138,7 @@ function renderRace(round) {
     view.minis.clear();
     $("w-racers").replaceChildren();
   }
+  const before = view.minis.size;
   const places = new Map(round.standings.map((p) => [p.seat, p.place]));
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
@@ -156,6 +159,7 @@ function renderRace(round) {
     entry.count.textContent = `${matchesText(racer.matches)}${note}`;
     entry.board.update(standingOf(racer.standing, size));
   }
+  if (view.minis.size !== before) fitRacers();
   renderFinal(
     round,
     round.standings.map((p) => {
@@ -165,6 +169,30 @@ function renderRace(round) {
     }),
   );
 }
+
+// Round each racer's small pile: padding, border and gap across; the name
+// and count lines down (in this page's sofa-sized text).
+const CARD_EXTRA_EM = [1.4, 3.4];
+
+/** Every racer's card in one band under the pile, each pile as large as fits. */
+function fitRacers() {
+  const round = conn.state?.round;
+  const list = $("w-racers");
+  if (!round || !view.minis.size) return;
+  const em = parseFloat(getComputedStyle(list).fontSize);
+  const extra = CARD_EXTRA_EM.map((x) => x * em);
+  const { cols, unit } = fitCards(
+    view.minis.size,
+    flatSize(round.positions),
+    list.clientWidth,
+    0.28 * innerHeight,
+    extra,
+    8,
+  );
+  list.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+  for (const entry of view.minis.values()) entry.board.layout(unit);
+}
+addEventListener("resize", fitRacers);
 
 function renderFinal(round, rows) {
   const over = round.status === "over";

@@ -1,0 +1,27 @@
+"""The page that says how to check a daily, at phone and laptop sizes, and
+the JSON it points at, fetched as any outside tool would."""
+
+import pytest
+
+from dailies import days
+from tests.browser.chromium import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def test_the_fair_page_and_an_open_days_json(chromium, live_server, artifacts):
+    for viewport, name in ((PHONE, "phone"), (LAPTOP, "desktop")):
+        context = chromium.new_context(viewport=viewport)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/daily/fair/")
+        assert page.locator("h1").text_content() == "Check that a deal was fair"
+        assert "sha256sum" in page.locator("pre").nth(1).text_content()
+        page.screenshot(path=artifacts / f"fair-{name}.png", full_page=True)
+        deal = page.evaluate(
+            "async (url) => (await fetch(url)).json()",
+            f"{live_server.url}/daily/{days.today()}/small.json",
+        )
+        assert len(deal["commitment"]["sha256"]) == 64 and "solution" not in deal
+        context.close()

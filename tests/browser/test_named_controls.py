@@ -1,0 +1,190 @@
+"""The controls the rules name, on the solo board and in a room alike: each
+an icon button with an accessible name and a tooltip that does its job.
+And the states that used to be silent say why: a paused run, the host
+leaving, a late joiner (no clock, no pause, refused by the server too)."""
+
+import time
+
+import pytest
+
+from rooms import actions
+from rooms.race import LATE_JOIN_MS
+from tests.browser.helpers import wait_settled
+from tests.browser.screens import (
+    LAPTOP,
+    PHONE_SIDE,
+    PHONE_UP,
+    off_loop,
+    open_as,
+    outside,
+    room_with,
+    wait_for,
+)
+from tests.room_helpers import person
+
+pytestmark = pytest.mark.browser
+
+SOLO = {
+    "hint": "Hint",
+    "undo": "Undo",
+    "pause": "Pause",
+    "mode": "Rotate mode",
+    "shading": "Shade blocked tiles",
+    "leave": "Leave",
+}
+ROOM = {
+    "hint": "Hint",
+    "undo": "Undo",
+    "pause": "Pause",
+    "mode": "Rotate mode",
+    "shading": "Shade blocked tiles",
+    "help-open": "How to play",
+    "leave": "Leave the room",
+}
+
+
+def named(page, ids: dict[str, str]) -> None:
+    for element_id, name in ids.items():
+        control = page.locator(f"#{element_id}")
+        assert control.is_visible(), element_id
+        assert control.get_attribute("aria-label") == name
+        assert control.get_attribute("title"), element_id
+        assert control.locator("svg.icon").count() == 1, element_id
+
+
+def fits_after_a_drag(page, view: str) -> None:
+    """The corners show once the view has moved, and fit it again."""
+    assert page.locator("#fit").is_hidden()
+    box = page.locator(view).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 40, steps=6)
+    page.mouse.up()
+    page.locator("#fit").wait_for(state="visible")
+    page.click("#fit")
+    page.locator("#fit").wait_for(state="hidden")
+
+
+def paused_says_how_to_go_on(page, cover_id: str):
+    """Pause: the pile is covered by the words to go on; returns the cover."""
+    page.click("#pause")
+    cover = page.locator(f"#{cover_id}")
+    cover.wait_for(state="visible")
+    assert cover.inner_text().startswith("Paused: tap to go on")
+    return cover
+
+
+@pytest.mark.parametrize(
+    "viewport", [PHONE_UP, PHONE_SIDE, LAPTOP], ids=["phone", "phone-side", "laptop"]
+)
+def test_the_solo_board_names_its_controls_and_each_does_its_job(
+    open_board, viewport, artifacts, request
+):
+    page = open_board("turtle", viewport)
+    screen = request.node.callspec.id
+    page.screenshot(path=artifacts / f"solo-turtle-{screen}.png")
+    named(page, SOLO)
+    assert page.locator("[data-action=help]").get_attribute("aria-label") == (
+        "How to play"
+    )
+    assert outside(page, ".board-tools button, .bar-icons > *") == []
+    # Arrows: rotate mode; the half-dark tile: shading.
+    page.click("#mode")
+    assert page.get_attribute("#mode", "aria-pressed") == "true"
+    page.click("#shading")
+    assert page.get_attribute("#shading", "aria-pressed") == "false"
+    page.click("#shading")
+    page.click("#mode")
+    # The question mark: how to play, the icons explained.
+    page.click("[data-action=help]")
+    assert page.locator("#help").is_visible()
+    assert page.locator("#help .keys svg.icon").count() >= 8
+    page.keyboard.press("Escape")
+    fits_after_a_drag(page, "#board-view")
+    # A paused run says how to go on, and nothing but that looks active.
+    cover = paused_says_how_to_go_on(page, "pause-cover")
+    wait_settled(page)
+    for control in ("hint", "undo", "shuffle", "giveup"):
+        assert page.locator(f"#{control}").is_disabled(), control
+    page.screenshot(path=artifacts / f"solo-paused-{screen}.png")
+    cover.click()
+    cover.wait_for(state="hidden")
+    wait_settled(page)
+    assert page.locator("#hint").is_enabled()
+
+
+@pytest.mark.parametrize("viewport", [PHONE_UP, LAPTOP], ids=["phone", "laptop"])
+def test_a_room_names_its_controls_and_each_does_its_job(
+    viewport, chromium, pages, rooms_server
+):
+    room, people = room_with("Ann", [], 1, "race", "small")
+    page = open_as(
+        chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", viewport
+    )
+    wait_for(page, "document.querySelectorAll('#free-tiles button').length > 0")
+    named(page, ROOM)
+    race = "window.tilesRoom.race.scene"
+    page.click("#mode")
+    assert page.evaluate(f"{race}.view.rotateFirst") is True
+    assert page.get_attribute("#mode", "aria-pressed") == "true"
+    page.keyboard.press("m")
+    assert page.evaluate(f"{race}.view.rotateFirst") is False
+    page.click("#shading")
+    assert page.evaluate(f"{race}.shading") is False
+    page.keyboard.press("b")
+    assert page.evaluate(f"{race}.shading") is True
+    page.click("#hint")
+    wait_for(page, f"{race}.hintA >= 0")
+    page.click("#help-open")
+    assert page.locator("#help").is_visible()
+    assert "Together" in page.inner_text("#help")
+    page.keyboard.press("Escape")
+    fits_after_a_drag(page, "#board")
+    # Pause for everyone; the cover says how to go on, and a tap does.
+    cover = paused_says_how_to_go_on(page, "paused-cover")
+    assert page.locator("#hint").is_disabled()
+    cover.click()
+    cover.wait_for(state="hidden")
+    # The x asks first, then leaves the room.
+    page.click("#leave")
+    assert "the game ends for everyone" in page.inner_text("#leave-confirm")
+    page.click("#leave-confirm button.primary")
+    assert page.locator("#leave-confirm").is_hidden()
+    assert page.locator("#room").get_attribute("data-status") == "game"
+    page.click("#leave")
+    page.click("#leave-yes")
+    page.wait_for_url(f"{rooms_server}/rooms/", timeout=15_000)
+
+
+def test_the_host_leaving_is_announced(chromium, pages, rooms_server):
+    room, people = room_with("Ann", ["Bob"], 0, "race", "small")
+    bob = open_as(
+        chromium, pages, rooms_server, people["Bob"], f"/r/{room.code}", PHONE_UP
+    )
+    wait_for(bob, "window.tilesRoom.race.scene?.n === 32")
+    off_loop(actions.leave, room.code, people["Ann"])
+    wait_for(bob, "document.querySelector('#room').dataset.status === 'lobby'")
+    notice = bob.locator("#notice")
+    assert notice.is_visible()
+    assert notice.inner_text() == (
+        "Ann (the host) left, so the game ended. You are the host now."
+    )
+
+
+def test_a_late_joiner_has_no_clock_and_cannot_pause_the_race(
+    chromium, pages, rooms_server
+):
+    room, people = room_with("Ann", [], 1, "race", "small")
+    time.sleep(LATE_JOIN_MS / 1000 + 0.5)
+    cat = person("Cat")
+    off_loop(actions.join_room, room.code, cat, "Cat")
+    page = open_as(chromium, pages, rooms_server, cat, f"/r/{room.code}", PHONE_UP)
+    wait_for(page, "document.querySelectorAll('#strip li').length === 2")
+    assert page.locator("#in-progress").is_visible()
+    for control in ("#clock", "#pause", "#resume", "#board-wrap"):
+        assert page.locator(control).is_hidden(), control
+    assert outside(page, "#strip li") == []
+    # The server refuses it too, whatever the page sends.
+    reply = page.evaluate("window.tilesRoom.conn.send('pause')")
+    assert reply["type"] == "error" and reply["code"] == "not_racing"
