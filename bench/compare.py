@@ -11,7 +11,8 @@ ratio this tree / base of their medians. Extra arguments go to
 move_cost.py:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles_bench \\
-    REDIS_URL=redis://127.0.0.1:6379/0 SECRET_KEY=bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 \\
+    SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
     .venv/bin/python bench/compare.py --base main --runs 5 -- --mode together
 """
 

@@ -88,8 +88,18 @@ class Game {
         frameMs: this.scene.frameMs,
         calls: this.scene.renderer.info.render.calls,
         triangles: this.scene.renderer.info.render.triangles,
+        // Where the camera stands and looks (bench/page.py's plain page takes the same view).
+        camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
+      // The tile a tap at (x, y) would pick (its id), or null.
+      pickAt: (x, y) => {
+        const i = this.scene.pick(x, y);
+        return i >= 0 ? this.tiles[i].id : null;
+      },
+      glyph: (id) => this.scene.glyphSize(this.indexById.get(id)),
+      bounds: () => this.scene.pileBounds(),
+      turned: () => this.scene.view.turned,
       turn: (radians) => this.scene.view.turn(radians),
     };
   }
@@ -264,7 +274,8 @@ class Game {
     this.$("result-shuffles").textContent = String(run.shuffles);
     this.$("result-best").textContent = run.best_ms == null ? "none yet" : formatTime(run.best_ms);
     let note = "";
-    if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
+    if (won && run.too_fast) note = "The pairs came faster than hands can tap, so this clear is not ranked.";
+    else if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
     else if (!won) note = "A run given up counts as lost.";
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
