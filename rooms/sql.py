@@ -8,15 +8,17 @@ the path of a move uses plain statements instead:
 
 - `due_rooms` finds the rooms the timer process must see to;
 - `lock_seat` / `lock_due` lock the room row and read it (with the
-  member's seat and the round's mode, which never changes); given a Move
-  (rooms.move_tx), they then read the race in play, its round's changing
-  columns and its racers, in the same round trip on PostgreSQL. The read
+  member's seat, their pause count and the round's mode) into a RoomRow,
+  then, in the same round trip on PostgreSQL (a Move, rooms.move_tx),
+  read what is in play: the round's changing columns (a Together state
+  among them) and a race's racers, into RoundRow and RacerRow. The read
   is a second statement on purpose: in PostgreSQL, a statement that waited
   for a row lock sees the locked row as the last writer left it but the
   other rows of its join as they were when it began, so rows read in the
-  locking statement could be stale. `load_race` reads a race by itself;
-- `race_writes` gives the statements that write each racer that changed
-  and the round's clock, and `event_writes` those that store the events
+  locking statement could be stale. `load_play` reads a round by itself,
+  without a lock (hints, joins, deals);
+- `race_writes`, `together_writes` and `pause_writes` give the statements
+  that save what changed, and `event_writes` those that store the events
   and the room's new version: a Move finishes with them, `add_events`
   runs them (one round trip on PostgreSQL).
 
