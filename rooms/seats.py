@@ -119,15 +119,22 @@ def join_room(code: str, player: Player, name: str) -> Room:
         return room
 
 
+def _between_deals(code: str, player: Player) -> Room:
+    """The room, locked, for its host to change its bots: never while a
+    round is in play."""
+    room = locked_room(code)
+    require_host(room, player)
+    if in_play(room) is not None:
+        raise Conflict("racing", "wait for the race to end")
+    return room
+
+
 def add_bot(code: str, player: Player, level: str) -> Room:
     if level not in LEVELS:
         raise Refused("bad_level", f"a bot is one of {', '.join(LEVELS)}")
     now = clock.current_time()
     with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
-        if in_play(room) is not None:
-            raise Conflict("racing", "wait for the race to end")
+        room = _between_deals(code, player)
         bots = [m for m in members_of(room) if m.is_bot]
         if len(bots) >= MAX_BOTS:
             raise Conflict("too_many_bots", f"a room takes up to {MAX_BOTS} bots")
@@ -144,10 +151,7 @@ def add_bot(code: str, player: Player, level: str) -> Room:
 def remove_bot(code: str, player: Player, seat: int) -> Room:
     now = clock.current_time()
     with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
-        if in_play(room) is not None:
-            raise Conflict("racing", "wait for the race to end")
+        room = _between_deals(code, player)
         deleted, _ = room.members.filter(seat=seat).exclude(bot_level="").delete()
         if not deleted:
             raise Refused("no_bot", f"no bot in seat {seat}")
