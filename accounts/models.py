@@ -34,6 +34,9 @@ class Player(models.Model):
     # nobody how many players there are or which id is next.
     guest_token = models.CharField(max_length=32, unique=True, default=new_guest_token)
     created = models.DateTimeField(auto_now_add=True)
+    # The language a signed-in player chose (config/language.py): kept with
+    # the account so every device they sign in on speaks it. "" = not chosen.
+    language = models.CharField(max_length=16, blank=True, default="")
 
     def __str__(self) -> str:
         return self.display_name

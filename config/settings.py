@@ -247,3 +247,23 @@ CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
     "task": "accounts.tasks.forget_empty_guests",
     "schedule": 86400.0,
 }
+
+# -- Languages (issue 17) ------------------------------------------------------
+# A third language is a line here plus locale/<code>/LC_MESSAGES/*.po (README).
+# Each name is written in its own language: the switch is read by people who
+# may not read the current page's language.
+LANGUAGES = [("en", "English"), ("ne", "नेपाली")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Django's LocaleMiddleware, but a signed-in player's saved choice comes first
+# (config/language.py), so it needs request.user: after AuthenticationMiddleware.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "config.language.PlayerLocaleMiddleware",
+)
+TEMPLATES[0]["OPTIONS"]["context_processors"].append(
+    "django.template.context_processors.i18n"
+)
+# A guest's choice lives in this cookie for a year (Django's set_language).
+LANGUAGE_COOKIE_AGE = SESSION_COOKIE_AGE
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"
