@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX, Player
 
@@ -8,12 +9,12 @@ class DisplayNameForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["display_name"]
-        labels = {"display_name": "Display name"}
+        labels = {"display_name": gettext_lazy("Display name")}
 
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data["display_name"].split())
         if not name:
-            raise forms.ValidationError("A display name cannot be blank.")
+            raise forms.ValidationError(gettext_lazy("A display name cannot be blank."))
         return name
 
 
@@ -21,7 +22,10 @@ class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
         max_length=DISPLAY_NAME_MAX,
         required=False,
-        help_text="Shown to other players. Leave blank to use your username.",
+        help_text=gettext_lazy(
+            "Shown to other players. Leave blank to use your username."
+        ),
+        label=gettext_lazy("Display name"),
     )
 
     def clean_display_name(self) -> str:

@@ -12,6 +12,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
@@ -48,7 +49,7 @@ def signup(request):
             )
             player.save(update_fields=["display_name"])
             login(request, user)
-            messages.success(request, "Welcome! Your account is ready.")
+            messages.success(request, gettext("Welcome! Your account is ready."))
             return _forget_guest(redirect("accounts:profile"))
     else:
         initial = {"display_name": guest.display_name} if guest else {}
@@ -73,7 +74,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     success_url = reverse_lazy("accounts:profile")
 
     def form_valid(self, form):
-        messages.success(self.request, "Your password was changed.")
+        messages.success(self.request, gettext("Your password was changed."))
         return super().form_valid(form)
 
 
@@ -101,7 +102,7 @@ def display_name(request):
     form = DisplayNameForm(request.POST, instance=player)
     if form.is_valid():
         form.save()
-        messages.success(request, "Display name saved.")
+        messages.success(request, gettext("Display name saved."))
         return redirect("accounts:profile")
     return _profile_page(request, player, form, status=400)
 

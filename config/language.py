@@ -11,6 +11,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
@@ -29,14 +31,48 @@ def saved_language(request: HttpRequest) -> str:
     return saved if saved in dict(settings.LANGUAGES) else ""
 
 
+def scope_language(scope: dict) -> str:
+    """The language of a websocket's page: its cookie, else its browser's
+    Accept-Language, as LocaleMiddleware decides for the page itself. (A
+    signed-in player's saved choice is in the cookie too: see below.)"""
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in dict(settings.LANGUAGES):
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
 class PlayerLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         language = saved_language(request)
+        request.saved_language = language
         if not language:
             super().process_request(request)
             return
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request: HttpRequest, response: HttpResponse):
+        # On a device where the player just signed in, the cookie catches up
+        # with the account, so the room sockets (which see cookies, not the
+        # account) and a later signed-out visit speak the same language.
+        language = getattr(request, "saved_language", "")
+        cookie = settings.LANGUAGE_COOKIE_NAME
+        if language and request.COOKIES.get(cookie) != language:
+            response.set_cookie(
+                cookie,
+                language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return super().process_response(request, response)
 
 
 @require_POST

@@ -6,7 +6,7 @@ request when no worker made it ahead of time.
 """
 
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
 from accounts.models import Player
 from config.numerals import local_digits
@@ -61,13 +61,16 @@ def daily_title(rest: str, layout_name: str) -> str:
     """ "Daily · 1 December · Tall Turtle"."""
     day = days.parse_day(rest.partition(":")[0])
     when = local_digits(date_format(day, "j F"))
-    return _("Daily · %(day)s · %(layout)s") % {"day": when, "layout": layout_name}
+    return gettext("Daily · %(day)s · %(layout)s") % {
+        "day": when,
+        "layout": layout_name,
+    }
 
 
 def level_title(rest: str, layout_name: str) -> str:
     """ "Level 12 · Pagoda"."""
     number = local_digits(_level_number(rest))
-    return _("Level %(number)s · %(layout)s") % {
+    return gettext("Level %(number)s · %(layout)s") % {
         "number": number,
         "layout": layout_name,
     }

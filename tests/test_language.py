@@ -57,9 +57,11 @@ def test_a_signed_in_players_choice_follows_them_to_another_device(client):
     # This device's browser asks for English; the account's choice wins.
     page = other_device.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert 'lang="ne"' in page.content.decode()
-    # Signed out, the device is back to its own language.
+    # The device's cookie caught up, so its room sockets speak Nepali too,
+    # and signing out there keeps the page the person was reading.
+    assert page.cookies["django_language"].value == "ne"
     other_device.logout()
-    assert 'lang="en"' in other_device.get("/").content.decode()
+    assert 'lang="ne"' in other_device.get("/").content.decode()
 
 
 def test_nepali_pages_show_numbers_in_devanagari(client):
