@@ -235,9 +235,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         the hop. Everything it says to the person is in their page's
         language."""
         with translation.override(scope_language(self.scope)):
-            await self._dispatch(message)
+            await self._dispatch_frame(message)
 
-    async def _dispatch(self, message: dict) -> None:
+    async def _dispatch_frame(self, message: dict) -> None:
         if message["type"] == "room.events":
             await self.room_events(message)
         elif message["type"] == "websocket.receive":
