@@ -7,16 +7,26 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint deps check-python gettext messages bench clean
+.PHONY: run test lint deps runtime-deps js lock check-python gettext messages bench clean
 
 check-python:
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12+ is required (see above)."; exit 1; }
 
-$(VENV)/.installed: pyproject.toml | check-python
-	test -x $(PY) || $(PYTHON_BIN) -m venv $(VENV)
+# The lock files (requirements/*.txt, with hashes) are what gets installed:
+# the same versions on every machine, checked against their hashes.
+# `make lock` writes them again from pyproject.toml.
+$(PY): | check-python
+	$(PYTHON_BIN) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+
+# `make run` needs the runtime packages only; `make test` adds the dev tools.
+$(VENV)/.runtime: requirements/runtime.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/runtime.txt
 	touch $@
+
+$(VENV)/.dev: requirements/dev.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	touch $@ $(VENV)/.runtime
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
@@ -34,20 +44,46 @@ LOCALE_MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
 locale/%.mo: locale/%.po | gettext
 	msgfmt --check -o $@ $<
 
-deps: $(VENV)/.installed node_modules/.installed $(LOCALE_MO)
+# Each page's JavaScript as one minified bundle (esbuild), rebuilt when a
+# source changes; static/js/ stays the source the node tests import.
+JS_SOURCES := $(shell find static/js -name '*.js' -not -path 'static/js/tests/*')
+static/dist/.built: node_modules/.installed $(JS_SOURCES)
+	npm run --silent build
+	touch $@
 
 # After changing a string in the code: brings the catalogues up to date, then
 # translate what scripts/check-messages reports as missing.
 messages: deps
 	MESSAGES_UPDATE=1 scripts/check-messages
 
-run: deps
+js: static/dist/.built
+
+runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built $(LOCALE_MO)
+
+# Everything a developer needs (the test target's set).
+deps: $(VENV)/.dev node_modules/.installed static/dist/.built $(LOCALE_MO)
+
+# pip-tools, from PyPI alone (this machine's pip.conf adds local mirrors):
+# the hashes written are PyPI's, for every file of each pinned release.
+LOCK := PIP_CONFIG_FILE=/dev/null PIP_FIND_LINKS= $(VENV)/bin/pip-compile --quiet --generate-hashes \
+	--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+lock: deps
+	$(LOCK) -o requirements/runtime.txt pyproject.toml
+	$(LOCK) --extra dev -o requirements/dev.txt pyproject.toml
+
+# Hashed and compressed copies of the static files (config/static.py), made
+# again only when a source changed.
+staticfiles/staticfiles.json: $(shell find static -type f) static/dist/.built
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+run: runtime-deps staticfiles/staticfiles.json
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_layouts
 	$(PY) scripts/serve.py --host $(HOST) --port $(PORT)
 
 test: deps
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	scripts/check-messages
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser
@@ -63,4 +99,4 @@ bench: deps
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles
+	rm -rf $(VENV) node_modules staticfiles static/dist

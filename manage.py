@@ -1,12 +1,13 @@
 #!/usr/bin/env python
-import os
 import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.core.management import execute_from_command_line
 
+    from config.startup import settings_or_exit
+
+    settings_or_exit()
     execute_from_command_line(sys.argv)
 
 

@@ -31,7 +31,8 @@ and the difference of the two totals (`callgrind_annotate x.out | head`)
 divided by 80. Run on PostgreSQL and Redis as production does:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles_bench \\
-    REDIS_URL=redis://127.0.0.1:6379/0 SECRET_KEY=bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 \\
+    SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
     .venv/bin/python bench/move_cost.py
 
 It removes its room and players afterwards.

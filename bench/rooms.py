@@ -20,7 +20,8 @@ run `manage.py migrate` first) and removes its rooms afterwards. Several
 daphne processes need REDIS_URL. Example:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles \\
-    REDIS_URL=redis://127.0.0.1:6379/0 SECRET_KEY=bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 \\
+    SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
     .venv/bin/python bench/rooms.py --rooms 100 --duration 60
 """
 

@@ -1,10 +1,10 @@
 """ASGI entry point: HTTP (Django, static files) and websockets (rooms)."""
 
-import os
-
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from config.startup import settings_or_exit
+
+settings_or_exit()
 django_http = get_asgi_application()
 
 # Imported after Django is set up: these modules import models.
@@ -12,7 +12,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.longlived import freeze_start_up  # noqa: E402
-from config.static import CompressedStaticFilesHandler  # noqa: E402
 from config.websocket_frames import close_broken_frames  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
@@ -20,8 +19,8 @@ from rooms.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # daphne serves the static files itself: one process, nothing else to run.
-        "http": CompressedStaticFilesHandler(django_http),
+        # Static files too (ServeStatic, in the middleware): nothing else to run.
+        "http": django_http,
         "websocket": SameOriginValidator(
             AddressLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

@@ -1,10 +1,10 @@
 """The Celery app. Configured from Django settings (CELERY_* names)."""
 
-import os
-
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from config.startup import settings_or_exit
+
+settings_or_exit()
 
 app = Celery("tiles")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -6,9 +6,11 @@ instead of silently running with the default.
 """
 
 import os
-from urllib.parse import unquote, urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from psycopg import pq
+from redis.connection import parse_url
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -49,39 +51,78 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(url: str) -> dict:
-    """Turn postgres://user:pass@host:port/name into a DATABASES entry."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
+def database_from_url(url: str, *, transaction_pooler: bool) -> dict:
+    """A DATABASES entry from DATABASE_URL, parsed by dj-database-url.
+
+    Query options are libpq's connection parameters (`?sslmode=require&
+    connect_timeout=5`) and reach psycopg unchanged; `conn_max_age` (seconds,
+    default 60) is Django's connection age. Anything else is refused here,
+    at start-up, rather than by the first connection.
+    """
+    postgres_only = ImproperlyConfigured(
+        "DATABASE_URL must start with postgres:// or postgresql://"
+    )
+    try:
+        db = dj_database_url.parse(url, conn_max_age=60)
+    except dj_database_url.UnknownSchemeError:
+        raise postgres_only from None
+    except ValueError:
         raise ImproperlyConfigured(
-            "DATABASE_URL must start with postgres:// or postgresql://, "
-            f"got {parts.scheme!r}"
-        )
-    name = unquote(parts.path.lstrip("/"))
-    if not name:
+            "DATABASE_URL cannot be read: expected "
+            "postgres://user:password@host:5432/name (quote special characters)"
+        ) from None
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        raise postgres_only
+    if not db.get("NAME"):
         raise ImproperlyConfigured("DATABASE_URL names no database")
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": name,
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": parts.hostname or "",
-        "PORT": str(parts.port or ""),
-        # Rooms and runs lock rows; short-lived connections keep daphne's
-        # thread pool from pinning idle connections open forever.
-        "CONN_MAX_AGE": 60,
-        # No health check: it is a `SELECT 1` round trip before the first
-        # query of every request and of every move a daphne process runs.
-        # A connection broken since its last use (PostgreSQL restarted)
-        # fails that one action instead, and Django closes it when the
-        # action ends (it saw the error), so the next opens a new one; a
-        # room's socket answers that action `unavailable` (rooms.consumers).
-        "CONN_HEALTH_CHECKS": False,
-        # Django turns psycopg's prepared statements off (for poolers in
-        # transaction mode; none here). On, they apply only to cursors that
-        # bind on the server: the fixed statements of a room's move
-        # (rooms.move_tx.prepared), which PostgreSQL then parses and plans
-        # once per connection instead of every move; Django's own cursors
-        # bind on the client and never prepare.
-        "OPTIONS": {"prepare_threshold": 5},
-    }
+    options = db.setdefault("OPTIONS", {})
+    if "conn_max_age" in options:
+        db["CONN_MAX_AGE"] = _int_option("conn_max_age", options.pop("conn_max_age"))
+    unknown = sorted(set(options) - _libpq_keywords())
+    if unknown:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL has unknown option(s) {', '.join(unknown)}; "
+            "options are libpq connection parameters or conn_max_age"
+        )
+    # No health check: it is a `SELECT 1` round trip before the first query
+    # of every request and of every move a daphne process runs. A connection
+    # broken since its last use (PostgreSQL restarted) fails that one action
+    # instead, and Django closes it when the action ends (it saw the error),
+    # so the next opens a new one; a room's socket answers that action
+    # `unavailable` (rooms.consumers).
+    db["CONN_HEALTH_CHECKS"] = False
+    if transaction_pooler:
+        # A pooler in transaction mode hands each transaction to any server
+        # connection: a cursor or a prepared statement left on one is not
+        # there for the next transaction.
+        db["DISABLE_SERVER_SIDE_CURSORS"] = True
+        options["prepare_threshold"] = None
+    else:
+        # Django turns psycopg's prepared statements off. On, they apply only
+        # to cursors that bind on the server: the fixed statements of a
+        # room's move (rooms.move_tx.prepared), which PostgreSQL then parses
+        # and plans once per connection instead of every move; Django's own
+        # cursors bind on the client and never prepare.
+        options["prepare_threshold"] = 5
+    return db
+
+
+def _int_option(name: str, value: object) -> int:
+    if isinstance(value, int):
+        return value
+    raise ImproperlyConfigured(f"DATABASE_URL option {name} must be an integer")
+
+
+def _libpq_keywords() -> set[str]:
+    return {option.keyword.decode() for option in pq.Conninfo.get_defaults()}
+
+
+def redis_url(name: str) -> str:
+    """The Redis URL in `name`, checked by redis-py's own parser (unset: "")."""
+    url = env_str(name)
+    if url:
+        try:
+            parse_url(url)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name} cannot be read: {error}") from None
+    return url

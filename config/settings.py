@@ -3,30 +3,34 @@
 Nothing set in the environment gives the embedded setup: SQLite, the in-memory
 channel layer and Celery in eager mode, so a fresh machine runs with nothing
 but Python and Node. DATABASE_URL (PostgreSQL) and REDIS_URL switch to the
-production setup; with DATABASE_URL set, SECRET_KEY must be given and DEBUG
-defaults to off.
+production setup: either one needs a real SECRET_KEY and turns DEBUG off
+unless it is asked for.
 """
 
 from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
+from config.env import redis_url as env_redis_url
+from config.secret import install_key, production_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# --- Mode and key (deployment) ---------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
-REDIS_URL = env_str("REDIS_URL")
-PRODUCTION = bool(DATABASE_URL)
+REDIS_URL = env_redis_url("REDIS_URL")
+PRODUCTION = bool(DATABASE_URL or REDIS_URL)
 
-DEBUG = env_bool("DEBUG", default=not PRODUCTION)
-SECRET_KEY = env_str("SECRET_KEY")
-if not SECRET_KEY:
-    if PRODUCTION:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DATABASE_URL is set")
-    # Embedded mode only: a fixed key is fine for a single local machine.
-    SECRET_KEY = "embedded-dev-key-not-for-production-0f3c9a7e5b2d4c1e8a6b"
+# DEBUG shows tracebacks to whoever causes one: only when asked for.
+DEBUG = env_bool("DEBUG", default=False)
+SECRET_KEY = (
+    production_key(env_str("SECRET_KEY"))
+    if PRODUCTION
+    # Embedded: SECRET_KEY if given, else this install's own random key.
+    else env_str("SECRET_KEY") or install_key(BASE_DIR / "var" / "secret_key")
+)
+# ---------------------------------------------------------------------------
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -38,6 +42,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # ServeStatic's configuration checks.
+    "servestatic",
     "django.contrib.staticfiles",
     "channels",
     "django_ratelimit",
@@ -48,7 +54,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its line and request id cover every reply, redirects included.
+    "config.requestlog.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Below the security middleware, so static replies carry its headers.
+    "config.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -79,7 +89,13 @@ TEMPLATES = [
 ]
 
 if DATABASE_URL:
-    DATABASES = {"default": database_from_url(DATABASE_URL)}
+    DATABASES = {
+        "default": database_from_url(
+            DATABASE_URL,
+            # PgBouncer and the like in transaction mode (docs/DEPLOY.md).
+            transaction_pooler=env_bool("DATABASE_TRANSACTION_POOLER", False),
+        )
+    }
 else:
     DATABASES = {
         "default": {
@@ -143,19 +159,31 @@ USE_TZ = True
 # The day of the daily deal turns at midnight in this zone.
 DAILY_TIME_ZONE = env_str("DAILY_TIME_ZONE", "UTC")
 
+# --- Static files (deployment) ---------------------------------------------
+# collectstatic (make run, make test) copies them to STATIC_ROOT under names
+# that carry a hash of their content, precompressed (gzip, brotli); daphne
+# serves them through ServeStatic with a year's Cache-Control, so a browser
+# never asks twice and a deploy can never leave it on old JavaScript.
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [
-    BASE_DIR / "static",
-    # three.js comes from the npm registry; served straight from node_modules
-    # so no copy of it is ever committed or fetched at run time.
-    ("vendor/three", BASE_DIR / "node_modules" / "three" / "build"),
-    ("vendor/three-addons", BASE_DIR / "node_modules" / "three" / "examples" / "jsm"),
-]
+# Pages load one bundle each from static/dist/ (built by `make deps` with
+# esbuild from static/js/ and three.js in node_modules; never committed).
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Every page names its files through {% static %}, so the unhashed copies
+# would be compressed for nothing.
+# Old hashed files stay: a page from before a deploy still finds its own.
+SERVESTATIC_KEEP_ONLY_HASHED_FILES = True
+# ---------------------------------------------------------------------------
 
 # HTTPS hardening is on in production; TILES_HTTPS=0 turns it off for servers
 # that only speak plain HTTP on loopback (the test suite's daphne processes).
-HTTPS = env_bool("TILES_HTTPS", default=not DEBUG)
+HTTPS = env_bool("TILES_HTTPS", default=PRODUCTION and not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
@@ -163,10 +191,42 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
+# --- Operations (deployment) -------------------------------------------------
+# A load balancer probes /healthz over plain HTTP on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+
+# One line per event: time (UTC), level, logger, request id, message. Each
+# request is logged once, by config.requestlog (daphne's own access log is
+# off where serve.py and deploy/ start it).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "config.requestlog.RequestIdFilter"},
+        "server_errors_only": {"()": "config.requestlog.ServerErrorsOnly"},
+    },
+    "formatters": {
+        "line": {
+            "()": "config.requestlog.UtcFormatter",
+            "format": "%(asctime)s.%(msecs)03dZ %(levelname)s %(name)s"
+            " [%(request_id)s] %(message)s",
+            "datefmt": "%Y-%m-%dT%H:%M:%S",
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["request_id"],
+        }
+    },
+    "loggers": {
+        # Django's own default sends "django" to a console of its own when
+        # DEBUG is on: a second copy of each line. Everything goes to root.
+        "django": {"handlers": [], "propagate": True},
+        "django.request": {"filters": ["server_errors_only"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
@@ -207,9 +267,9 @@ THROTTLE_RATES = {
 
 # -- Accounts and headers (issue 15) ---------------------------------------
 AUTH_PASSWORD_VALIDATORS += [{"NAME": f"{_VALIDATORS}.NumericPasswordValidator"}]
-# Django's own CSP: scripts only from this site, plus the one inline script
-# (the import map, templates/three_importmap.html) by its per-request nonce;
-# no 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
+# Django's own CSP: scripts only from this site (each page loads its bundle
+# from static/dist), or an inline one carrying the per-request nonce; no
+# 'unsafe-inline' anywhere. connect-src 'self' covers the room sockets.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],
@@ -247,6 +307,7 @@ CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
     "task": "accounts.tasks.forget_empty_guests",
     "schedule": 86400.0,
 }
+# ---------------------------------------------------------------------------
 
 # -- Languages (issue 17) ------------------------------------------------------
 # A third language is a line here plus locale/<code>/LC_MESSAGES/*.po (README).

@@ -1,18 +1,35 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
+from config.health import healthz
 from config.language import choose_language
 from config.throttle import SIGN_IN, throttled
 from games import views as game_views
 
+# The site's own error pages, JSON under the solo play API (config.errors).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.forbidden"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"
+
+
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    # Looked up per request: the icon's hashed name comes from the manifest,
+    # which a fresh checkout only has after collectstatic (and manage.py
+    # commands load this module before that). Not permanent: the name
+    # changes when the icon does.
+    return HttpResponseRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("", game_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
     # Pages outside base.html (the admin, a bare API response) still get the
     # icon when a browser asks for it at the old fixed address.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"))),
+    path("favicon.ico", favicon),
     # Before admin.site.urls, so the admin's sign-in is throttled like ours.
     path("admin/login/", throttled(*SIGN_IN)(admin.site.login)),
     path("admin/", admin.site.urls),

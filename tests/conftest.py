@@ -1,8 +1,13 @@
 """Fixtures shared by the room tests: Ann hosts a room that Bob joins, on a
 clock the test moves by hand."""
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.cache import cache
+from django.core.management import call_command
 
 from rooms import actions, limits
 from tests.room_helpers import RoomClock, person
@@ -45,3 +50,21 @@ def fresh_socket_limits(monkeypatch):
     """Sockets a test left open count for no later test (rooms.limits)."""
     monkeypatch.setattr(limits, "SOCKETS", limits.SocketCounts())
     monkeypatch.setattr(limits, "HINTS", limits.HintBuckets())
+
+
+def pytest_sessionstart(session) -> None:
+    """Collect the static files when a source is newer than the manifest.
+
+    Tests run with DEBUG off, as production does: pages name the hashed files
+    of the manifest, and daphne serves them from STATIC_ROOT. Collecting
+    takes seconds, so only when something changed.
+    """
+    manifest = settings.STATIC_ROOT / "staticfiles.json"
+    built = manifest.stat().st_mtime if manifest.exists() else 0.0
+    sources = (
+        storage.path(path)
+        for finder in finders.get_finders()
+        for path, storage in finder.list(ignore_patterns=None)
+    )
+    if any(Path(source).stat().st_mtime > built for source in sources):
+        call_command("collectstatic", "--noinput", verbosity=0)

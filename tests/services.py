@@ -56,7 +56,9 @@ def server_env(**extra: str) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         **extra,
     }
-    env.setdefault("SECRET_KEY", "services-test-secret-key")
+    env.setdefault(
+        "SECRET_KEY", "services-test-key-used-by-no-deployment-4f9a2c7e1b8d3f6a"
+    )
     return env
 
 
@@ -103,7 +105,8 @@ class Daphne(Process):
     def __init__(self, env: dict[str, str], name: str = "daphne") -> None:
         self.port = free_port()
         args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
-        args += ["-p", str(self.port), "config.asgi:application"]
+        args += ["-p", str(self.port), "--access-log", os.devnull]
+        args += ["config.asgi:application"]
         super().__init__(args, env, f"{name} :{self.port}")
 
     def wait_ready(self) -> None:

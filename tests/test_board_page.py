@@ -1,6 +1,7 @@
 """The board page for new deals on a layout, and the layout links to it."""
 
 import pytest
+from django.templatetags.static import static
 
 from accounts.models import Player
 
@@ -21,9 +22,10 @@ def test_the_board_page_names_the_layout_board_and_player(client):
 
 
 def test_every_page_names_the_site_icon(client):
+    icon = static("favicon.svg")  # its hashed name (tests/test_static_files.py)
     for path in ("/", "/play/small/", "/rooms/", "/levels/"):
         page = client.get(path).content.decode()
-        assert '<link rel="icon" href="/static/favicon.svg"' in page, path
+        assert f'<link rel="icon" href="{icon}"' in page, path
 
 
 def test_an_unknown_layout_is_not_found(client):

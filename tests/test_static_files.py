@@ -1,24 +1,42 @@
-"""daphne serves the static files itself, gzipped for browsers that accept it."""
+"""daphne serves the collected static files as production needs them: under
+hashed names cached for a year, compressed once at collectstatic, with the
+security headers of every other reply, and a bad path is a plain 404."""
 
 import gzip
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 
+import brotli
+import pytest
 from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+from django.templatetags.static import static
 
 from config.asgi import application
+from tests.services import ROOT, free_port
 
-THREE = "/static/vendor/three/three.core.js"
+FOREVER = b"max-age=31536000, public, immutable"
+HASHED = re.compile(r"\.[0-9a-f]{12}\.js$")
+# The board page's bundle (three.js and the page's modules), built by make.
+BUNDLE = "dist/game.js"
 
 
 async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
     """GET through the whole ASGI application, as daphne calls it. (Channels'
     HttpCommunicator expects a body in every message; a streamed file ends
     with a message that has none.)"""
+    raw_path, _, query = path.partition("?")
     scope = {
         "type": "http",
         "http_version": "1.1",
         "method": "GET",
-        "path": path,
-        "query_string": b"",
+        "path": urllib.request.unquote(raw_path),
+        "raw_path": raw_path.encode(),
+        "query_string": query.encode(),
         "headers": [(b"host", b"127.0.0.1"), *headers],
         "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80),
@@ -36,28 +54,112 @@ async def fetch(path: str, *headers: tuple[bytes, bytes]) -> dict:
     return {"status": start["status"], "headers": headers, "body": body}
 
 
-async def test_three_js_goes_out_gzipped_to_a_browser_that_accepts_it():
-    plain = await fetch(THREE)
-    packed = await fetch(THREE, (b"accept-encoding", b"gzip, br"))
-    assert plain["status"] == packed["status"] == 200
-    assert packed["headers"][b"content-encoding"] == b"gzip"
-    assert gzip.decompress(packed["body"]) == plain["body"]
-    assert len(packed["body"]) < len(plain["body"]) / 3
+def page_scripts(html: str) -> list[str]:
+    return re.findall(r'<script[^>]* src="([^"]+)"', html)
 
 
-async def test_a_client_without_gzip_gets_the_plain_file():
-    plain = await fetch("/static/js/board/rules.js")
-    assert plain["status"] == 200
+@pytest.mark.django_db
+def test_the_board_page_loads_one_bundle_under_its_hashed_name(client):
+    page = client.get("/play/small/")
+    scripts = page_scripts(page.content.decode())
+    assert scripts == [static(BUNDLE)]
+    assert HASHED.search(scripts[0])
+
+
+async def test_the_bundle_is_cached_for_a_year():
+    reply = await fetch(static(BUNDLE))
+    assert reply["status"] == 200
+    assert reply["headers"][b"cache-control"] == FOREVER
+    assert b"WebGL" in reply["body"]
+
+
+async def test_brotli_then_gzip_then_plain_each_made_once_at_collectstatic():
+    url = static(BUNDLE)
+    on_disk = settings.STATIC_ROOT / url.removeprefix("/static/")
+    plain = await fetch(url)
+    packed_br = await fetch(url, (b"accept-encoding", b"gzip, deflate, br"))
+    packed_gz = await fetch(url, (b"accept-encoding", b"gzip"))
     assert b"content-encoding" not in plain["headers"]
-    assert b"free" in plain["body"]
+    assert packed_br["headers"][b"content-encoding"] == b"br"
+    assert packed_gz["headers"][b"content-encoding"] == b"gzip"
+    assert brotli.decompress(packed_br["body"]) == plain["body"]
+    assert gzip.decompress(packed_gz["body"]) == plain["body"]
+    assert len(packed_br["body"]) < len(plain["body"]) / 4
+    # The bytes sent are the files written at collectstatic, not a
+    # compression run on this request.
+    assert packed_br["body"] == on_disk.with_name(on_disk.name + ".br").read_bytes()
+    assert packed_gz["body"] == on_disk.with_name(on_disk.name + ".gz").read_bytes()
+
+
+async def test_static_replies_carry_the_security_headers():
+    reply = await fetch(static("css/site.css"))
+    assert reply["status"] == 200
+    assert reply["headers"][b"x-content-type-options"] == b"nosniff"
+    assert b"referrer-policy" in reply["headers"]
+    assert b"cross-origin-opener-policy" in reply["headers"]
+
+
+async def test_a_bad_or_unknown_static_path_is_a_404():
+    for path in (
+        "/static/..%2f..%2fconfig/settings.py",
+        "/static/%2e%2e/%2e%2e/manage.py",
+        "/static/js/board/no-such-module.js",
+    ):
+        reply = await fetch(path)
+        assert reply["status"] == 404, path
+        assert b"settings" not in reply["body"] and b"Traceback" not in reply["body"]
 
 
 async def test_the_site_icon_is_served_and_the_old_address_leads_to_it():
-    icon = await fetch("/static/favicon.svg")
+    icon_url = static("favicon.svg")
+    icon = await fetch(icon_url)
     assert icon["status"] == 200
     assert icon["body"].startswith(b"<svg")
     # Pages outside the site's own template (the admin) are asked for it at
     # /favicon.ico by browsers: that must not be a 404.
     old = await fetch("/favicon.ico")
     assert old["status"] in (301, 302)
-    assert old["headers"][b"location"] == b"/static/favicon.svg"
+    assert old["headers"][b"location"] == icon_url.encode()
+
+
+@pytest.mark.parametrize("debug", ["0", "1"])
+def test_embedded_mode_serves_the_files_and_404s_a_bad_path(debug: str):
+    """Nothing set in the environment but DEBUG: daphne serves the collected
+    files with DEBUG off (no development handler behind it), the sources
+    with DEBUG on; a missing or escaping path is a 404 either way."""
+    env = {"PATH": "/usr/bin:/bin", "DEBUG": debug, "PYTHONUNBUFFERED": "1"}
+    port = free_port()
+    daphne = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        + ["config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        if debug == "0":
+            reply = wait_for(base + static(BUNDLE))
+            assert reply.headers["Cache-Control"] == FOREVER.decode()
+        else:
+            source = wait_for(f"{base}/static/js/board/game.js").read()
+            assert b"new Game(root)" in source
+        for bad in ("/static/js/nope.js", "/static/..%2f..%2fmanage.py"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(base + bad)
+            assert refused.value.code == 404, bad
+    finally:
+        daphne.terminate()
+        daphne.wait(15)
+
+
+def wait_for(url: str):
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=5)
+        except (urllib.error.URLError, ConnectionError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)

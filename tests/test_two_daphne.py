@@ -8,95 +8,14 @@ with what she missed, and the race is played to its end.
 """
 
 import asyncio
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from rooms import actions
-from tests.room_helpers import apply_events, guest_cookie_value, person, solution
+from tests.room_helpers import guest_cookie_value, person, solution
+from tests.seat_client import WAIT_S, Seat, start_race, take_in_turns
 from tests.services import Daphne, manage, needs_services, server_env
-from tests.wsclient import Closed, WebSocket
-
-WAIT_S = 15
-
-
-class Seat:
-    """One player's client: its socket and the state it has built."""
-
-    def __init__(self, name: str, player, code: str) -> None:
-        self.name, self.player, self.code = name, player, code
-        self.state: dict | None = None
-        self.early: dict[int, dict] = {}  # events ahead of a missing one
-        self.refs = 0
-        self.replies: dict = {}
-
-    async def connect(self, server: Daphne) -> None:
-        since = "" if self.state is None else f"?since={self.state['version']}"
-        cookie = await sync_to_async(guest_cookie_value)(self.player)
-        self.ws = await WebSocket.connect(
-            "127.0.0.1",
-            server.port,
-            f"/ws/rooms/{self.code}/{since}",
-            {
-                "Origin": f"http://127.0.0.1:{server.port}",
-                "Cookie": f"tiles_player={cookie}",
-            },
-        )
-        self.task = asyncio.create_task(self._listen())
-
-    async def _listen(self) -> None:
-        try:
-            while True:
-                self._handle(await self.ws.recv_json(timeout=120))
-        except (Closed, ConnectionError, asyncio.IncompleteReadError):
-            pass
-
-    def _handle(self, message: dict) -> None:
-        if message["type"] == "state":
-            self.state = {k: message[k] for k in ("version", "room", "members")}
-            self.state["round"] = message["round"]
-        elif message["type"] == "events":
-            self.early.update({e["v"]: e for e in message["events"]})
-        if self.state is not None:
-            self._apply_early()
-        if message.get("ref") is not None:
-            self.replies[message["ref"]] = message
-
-    def _apply_early(self) -> None:
-        """Apply the events that follow on, in order (they may arrive out
-        of order from different processes); ask for any still missing."""
-        while (event := self.early.pop(self.state["version"] + 1, None)) is not None:
-            self.state = apply_events(self.state, [event])
-        self.early = {v: e for v, e in self.early.items() if v > self.state["version"]}
-        if self.early:
-            since = self.state["version"]
-            asyncio.get_running_loop().create_task(
-                self.ws.send_json({"type": "sync", "since": since, "ref": "sync"})
-            )
-
-    async def send(self, message: dict) -> dict:
-        self.refs += 1
-        ref = f"{self.name}-{self.refs}"
-        await self.ws.send_json({**message, "ref": ref})
-        await self.until(lambda: ref in self.replies, f"a reply to {message}")
-        return self.replies[ref]
-
-    async def until(self, check, what: str) -> None:
-        deadline = time.monotonic() + WAIT_S
-        while not (self.state is not None and check()):
-            if time.monotonic() > deadline:
-                pytest.fail(f"{self.name} never saw {what}")
-            await asyncio.sleep(0.02)
-
-    def racer(self, seat: int) -> dict:
-        return next(r for r in self.state["round"]["racers"] if r["seat"] == seat)
-
-    async def take(self, pair, move: int) -> None:
-        reply = await self.send(
-            {"type": "take", "a": pair[0], "b": pair[1], "move": move}
-        )
-        assert reply["type"] == "ack", reply
 
 
 def seated_room():
@@ -106,6 +25,9 @@ def seated_room():
     actions.add_bot(room.code, ann, "hard")
     actions.start_game(room.code, ann)
     return room, ann, bob
+
+
+cookie = sync_to_async(guest_cookie_value)
 
 
 @pytest.mark.services
@@ -120,22 +42,14 @@ async def test_two_daphne_processes_serve_one_race():
     try:
         one.wait_ready()
         two.wait_ready()
-        ann = Seat("ann", ann_player, room.code)
-        bob = Seat("bob", bob_player, room.code)
-        await ann.connect(one)
-        await bob.connect(two)
-        deal = {"type": "deal", "mode": "race", "pile": "small", "limit": 0}
-        assert (await ann.send(deal))["type"] == "ack"
-        await bob.until(lambda: bob.state["round"], "the deal")
-        pairs = await sync_to_async(solution)(room)
-        await asyncio.sleep(1.6)  # the pile builds, then every clock starts
+        ann = Seat("ann", await cookie(ann_player), room.code)
+        bob = Seat("bob", await cookie(bob_player), room.code)
+        await ann.connect(one.port)
+        await bob.connect(two.port)
+        pairs = await start_race(ann, bob, lambda: sync_to_async(solution)(room))
 
         # Each sees the other's pairs, across the two processes.
-        for move, pair in enumerate(pairs[:6]):
-            await ann.take(pair, move)
-            await bob.until(lambda m=move: bob.racer(0)["matches"] == m + 1, "Ann")
-            await bob.take(pair, move)
-            await ann.until(lambda m=move: ann.racer(1)["matches"] == m + 1, "Bob")
+        await take_in_turns(ann, bob, pairs, range(6))
         # The bot, moved by the timer process, shows on both.
         for seat in (ann, bob):
             await seat.until(lambda s=seat: s.racer(2)["matches"] >= 1, "the bot")
@@ -146,7 +60,7 @@ async def test_two_daphne_processes_serve_one_race():
         seen = ann.racer(2)["matches"]
         await bob.take(pairs[6], 6)
         await bob.until(lambda: bob.racer(2)["matches"] > seen, "the bot move on")
-        await ann.connect(two)
+        await ann.connect(two.port)
         await ann.until(lambda: ann.racer(1)["matches"] == 7, "what she missed")
         assert ann.racer(2)["matches"] > seen
 

@@ -1,6 +1,7 @@
 """The watch page: a room's code, then its game read-only, with no seat."""
 
 import pytest
+from django.templatetags.static import static
 
 from rooms import actions
 from tests.room_helpers import person
@@ -19,7 +20,7 @@ def test_a_code_opens_the_room_read_only_without_a_seat(client):
     page = client.get("/watch", {"code": f" {room.code.lower()} "})
     assert page.status_code == 200
     assert f'data-code="{room.code}"'.encode() in page.content
-    assert b"js/rooms/watch.js" in page.content
+    assert static("dist/watch.js").encode() in page.content
     assert room.members.count() == 1
 
 

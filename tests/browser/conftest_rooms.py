@@ -12,7 +12,6 @@ from functools import partial
 import pytest
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connection
 
 from tests.browser.chromium import DESKTOP
@@ -45,9 +44,9 @@ def rooms_server(transactional_db):
     """The base URL of a daphne serving the whole site, websockets included."""
     process = FreshDaphne(
         host="127.0.0.1",
-        get_application=partial(
-            make_application, static_wrapper=ASGIStaticFilesHandler
-        ),
+        # The site's own application: it serves the collected static files
+        # under their hashed names (config.static), as production does.
+        get_application=partial(make_application, static_wrapper=None),
         setup=partial(use_database, connection.settings_dict["NAME"]),
     )
     process.start()

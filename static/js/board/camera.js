@@ -2,6 +2,11 @@
 // turns the pile in 3D, pinch or wheel zooms; "fit" flies back to the view
 // from above framing the standing tiles. Until the player moves the view it
 // keeps following the pile as it shrinks.
+//
+// A wide pile on a tall screen (the Big pile on a phone held upright) is
+// seen turned a quarter, its long side down the screen: framed by its short
+// side, its tiles show about a third larger (docs/ARCHITECTURE.md, "The
+// board on a phone"). The faces turn with the view, so they stay upright.
 
 import { MOUSE, TOUCH, Vector3 } from "three";
 import { MapControls } from "three/addons/controls/MapControls.js";
@@ -16,6 +21,8 @@ const FIT_MARGIN = 1.06;
 // distance (a finger's jitter during a tap) leaves it counted as untouched.
 const MOVED_SHARE = 0.02;
 const MODE_KEY = "tiles.rotateFirst";
+// Turn the view only for a clear gain: tiles at least this much larger.
+const TURN_GAIN = 1.1;
 
 /**
  * The least distance from which a sphere of `radius` shows whole, with the
@@ -66,6 +73,7 @@ export class ViewControl {
     this.startTarget = new Vector3();
     this.startPos = new Vector3();
     this.tweenT0 = -1;
+    this.turned = false;
     this.setRotateFirst(this.#storedMode());
   }
 
@@ -114,38 +122,28 @@ export class ViewControl {
 
   /**
    * Frame the box (world units: minX, maxX, minZ, maxZ, top) from above.
-   * `animate` flies there; otherwise the view jumps.
+   * `animate` flies there; otherwise the view jumps. `orient` chooses
+   * afresh whether the view is turned (a new pile, a new screen shape);
+   * else the view keeps its orientation as the pile shrinks.
    */
-  fit(box, animate, now = performance.now()) {
+  fit(box, animate, orient = false, now = performance.now()) {
     const cam = this.camera;
     const cx = (box.minX + box.maxX) / 2;
     const cz = (box.minZ + box.maxZ) / 2;
-    // Camera basis for the fitted view: `back` points from the target to
-    // the camera, `up` is the screen's up. A corner p (relative to the
-    // target) is on screen when |p.right| and |p.up| stay within the
-    // frustum at depth d - p.back, which gives the least distance d.
+    if (orient) {
+      this.turned = this.#distance(box, cx, cz, false) > TURN_GAIN * this.#distance(box, cx, cz, true);
+    }
     const sinT = Math.sin(FIT_TILT);
     const cosT = Math.cos(FIT_TILT);
-    const tanV = Math.tan((cam.fov * Math.PI) / 360) / FIT_MARGIN;
-    const tanH = tanV * cam.aspect;
-    let dist = 0;
-    for (const x of [box.minX - cx, box.maxX - cx]) {
-      for (const y of [0, box.top]) {
-        for (const z of [box.minZ - cz, box.maxZ - cz]) {
-          const back = y * cosT + z * sinT;
-          const up = y * sinT - z * cosT;
-          dist = Math.max(dist, back + Math.abs(x) / tanH, back + Math.abs(up) / tanV);
-        }
-      }
-    }
-    let cy = 0;
-    if (this.sphere) {
-      cy = box.top / 2;
-      const radius = Math.hypot(box.maxX - box.minX, box.maxZ - box.minZ, box.top) / 2;
-      dist = sphereDistance(radius, cam.fov, cam.aspect);
-    }
+    // The TV's pile turns: framed by its bounding sphere, never clipped.
+    const cy = this.sphere ? box.top / 2 : 0;
+    const dist = this.sphere
+      ? sphereDistance(Math.hypot(box.maxX - box.minX, box.maxZ - box.minZ, box.top) / 2, cam.fov, cam.aspect)
+      : this.#distance(box, cx, cz, this.turned);
     this.toTarget.set(cx, cy, cz);
-    this.toPos.set(cx, cy + cosT * dist, cz + sinT * dist);
+    // Turned, the camera stands off the pile's right end instead of its front.
+    if (this.turned) this.toPos.set(cx + sinT * dist, cy + cosT * dist, cz);
+    else this.toPos.set(cx, cy + cosT * dist, cz + sinT * dist);
     if (this.moved) {
       this.moved = false;
       this.onMovedChange(false);
@@ -161,6 +159,33 @@ export class ViewControl {
       this.controls.update();
     }
     this.requestRender();
+  }
+
+  /** The least viewing distance that shows the whole box, turned or not. */
+  #distance(box, cx, cz, turned) {
+    // Camera basis for the fitted view: `back` points from the target to
+    // the camera, `up` is the screen's up. A corner p (relative to the
+    // target) is on screen when |p.right| and |p.up| stay within the
+    // frustum at depth d - p.back, which gives the least distance d.
+    const cam = this.camera;
+    const sinT = Math.sin(FIT_TILT);
+    const cosT = Math.cos(FIT_TILT);
+    const tanV = Math.tan((cam.fov * Math.PI) / 360) / FIT_MARGIN;
+    const tanH = tanV * cam.aspect;
+    let dist = 0;
+    for (const x of [box.minX - cx, box.maxX - cx]) {
+      for (const y of [0, box.top]) {
+        for (const z of [box.minZ - cz, box.maxZ - cz]) {
+          // Towards the camera along the table, and to the screen's right.
+          const along = turned ? x : z;
+          const right = turned ? -z : x;
+          const back = y * cosT + along * sinT;
+          const up = y * sinT - along * cosT;
+          dist = Math.max(dist, back + Math.abs(right) / tanH, back + Math.abs(up) / tanV);
+        }
+      }
+    }
+    return dist;
   }
 
   /** Turn the view round the pile by `radians` (keys and bench/page.py). */

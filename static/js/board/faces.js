@@ -1,18 +1,22 @@
 // The 42 tile faces, drawn once into one canvas (a texture atlas) with plain
 // 2D canvas paths: no downloaded art, no font beyond the system sans-serif.
-// Each face is drawn in a 100 x 130 box; big shapes and strong colours keep
-// them apart at phone size, and suit tiles carry their number in a corner.
+// Each face is drawn in a 100 x 100 square (the square the tile's top shows,
+// see tile.js). Faces are read at about 30 CSS px on a phone, so suit tiles
+// carry their number large (almost half the face's height) at the top left,
+// and what is beside it keeps 8 and 9 apart too: dots and bamboo by the
+// pattern's shape (8 is two columns of four or four of two, 9 three rows of
+// three), characters by their Chinese numeral (八, 九) drawn in strokes.
 
 import { FACES } from "./rules.js";
 
 const COLS = 8;
 const ROWS = 6;
-const UNIT = 1.6; // canvas pixels per drawing unit
-const CELL_W = 100 * UNIT;
-const CELL_H = 130 * UNIT;
+const UNIT = 1.28; // canvas pixels per drawing unit
+const CELL = 100 * UNIT;
+const RANK_FONT = "bold 64px sans-serif";
 
 const INK = {
-  ivory: "#f8f2e2",
+  ivory: "#f4ecd6", // the block's ivory (tile.js), so face and top are one
   edge: "#d9ceb2",
   blue: "#1f4e9a",
   green: "#1f7a4a",
@@ -28,25 +32,81 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.roundRect(x, y, w, h, r);
 }
 
-function cornerIndex(ctx, n, colour) {
-  ctx.fillStyle = colour;
-  ctx.font = "bold 20px sans-serif";
-  ctx.textAlign = "left";
-  ctx.textBaseline = "top";
-  ctx.fillText(String(n), 7, 5);
+/** Draw text with its baseline at (x, y); the box its ink covers, [x0, y0, x1, y1]. */
+function ink(ctx, text, x, y, align) {
+  ctx.textAlign = align;
+  ctx.textBaseline = "alphabetic";
+  ctx.fillText(text, x, y);
+  const m = ctx.measureText(text);
+  return [
+    x - m.actualBoundingBoxLeft,
+    y - m.actualBoundingBoxAscent,
+    x + m.actualBoundingBoxRight,
+    y + m.actualBoundingBoxDescent,
+  ];
 }
 
-// --- characters: the number, big, over a red brush mark --------------------
-function characters(ctx, n) {
+/** A suit tile's number at the top left, large. */
+function rank(ctx, n) {
   ctx.fillStyle = INK.navy;
-  ctx.font = "bold 70px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(String(n), 50, 48);
-  // A simplified "wan" sign: grass radical, a box, and a frame below.
+  ctx.font = RANK_FONT;
+  return ink(ctx, String(n), 3, 50, "left");
+}
+
+// --- characters: the number, its Chinese numeral, and a red "wan" ---------
+// Each numeral as strokes in a unit box (x right, y down).
+const NUMERALS = {
+  1: [[[0.05, 0.5], [0.95, 0.5]]],
+  2: [[[0.2, 0.25], [0.8, 0.25]], [[0.05, 0.82], [0.95, 0.82]]],
+  3: [[[0.15, 0.12], [0.85, 0.12]], [[0.25, 0.5], [0.75, 0.5]], [[0.05, 0.9], [0.95, 0.9]]],
+  4: [
+    [[0.08, 0.12], [0.08, 0.92], [0.92, 0.92], [0.92, 0.12], [0.08, 0.12]],
+    [[0.38, 0.12], [0.36, 0.5], [0.22, 0.7]],
+    [[0.6, 0.12], [0.6, 0.6], [0.78, 0.68]],
+  ],
+  5: [
+    [[0.12, 0.1], [0.88, 0.1]],
+    [[0.45, 0.1], [0.32, 0.9]],
+    [[0.2, 0.48], [0.75, 0.48], [0.72, 0.9]],
+    [[0.05, 0.9], [0.95, 0.9]],
+  ],
+  6: [
+    [[0.48, 0.02], [0.56, 0.16]],
+    [[0.05, 0.36], [0.95, 0.36]],
+    [[0.38, 0.56], [0.15, 0.92]],
+    [[0.62, 0.56], [0.88, 0.92]],
+  ],
+  7: [
+    [[0.05, 0.45], [0.95, 0.32]],
+    [[0.4, 0.05], [0.4, 0.8], [0.5, 0.9], [0.92, 0.9], [0.92, 0.72]],
+  ],
+  8: [
+    [[0.42, 0.1], [0.32, 0.55], [0.08, 0.92]],
+    [[0.6, 0.12], [0.7, 0.55], [0.95, 0.9]],
+  ],
+  9: [
+    [[0.45, 0.05], [0.42, 0.5], [0.1, 0.95]],
+    [[0.1, 0.32], [0.65, 0.32], [0.62, 0.85], [0.75, 0.92], [0.95, 0.88], [0.95, 0.7]],
+  ],
+};
+
+function characters(ctx, n) {
+  const box = rank(ctx, n);
   ctx.strokeStyle = INK.red;
-  ctx.lineWidth = 5;
   ctx.lineCap = "round";
+  ctx.lineJoin = "round";
+  ctx.lineWidth = 7;
+  for (const stroke of NUMERALS[n]) {
+    ctx.beginPath();
+    stroke.forEach(([x, y]) => ctx.lineTo(48 + x * 46, 8 + y * 40));
+    ctx.stroke();
+  }
+  // A simplified "wan" sign: grass radical, a box, and a frame below.
+  ctx.save();
+  ctx.translate(50, 58);
+  ctx.scale(0.9, 0.9);
+  ctx.translate(-50, -84);
+  ctx.lineWidth = 6;
   ctx.beginPath();
   ctx.moveTo(28, 90);
   ctx.lineTo(72, 90);
@@ -64,28 +124,31 @@ function characters(ctx, n) {
   ctx.moveTo(50, 107);
   ctx.lineTo(50, 124);
   ctx.stroke();
+  ctx.restore();
+  return box;
 }
 
 // --- dots: rings -------------------------------------------------------------
+// [x, y, radius] of each ring, to the right of the number.
 const DOT_LAYOUTS = {
-  1: [[50, 66, 34]],
-  2: [[50, 38, 20], [50, 94, 20]],
-  3: [[26, 30, 16], [50, 66, 16], [74, 102, 16]],
-  4: [[30, 40, 17], [70, 40, 17], [30, 92, 17], [70, 92, 17]],
-  5: [[28, 34, 15], [72, 34, 15], [50, 66, 15], [28, 98, 15], [72, 98, 15]],
-  6: [[32, 30, 14], [68, 30, 14], [32, 66, 14], [68, 66, 14], [32, 102, 14], [68, 102, 14]],
+  1: [[70, 56, 25]],
+  2: [[71, 28, 16], [71, 74, 16]],
+  3: [[53, 20, 12], [71, 50, 12], [89, 80, 12]],
+  4: [[57, 30, 12], [85, 30, 12], [57, 72, 12], [85, 72, 12]],
+  5: [[56, 22, 10.5], [86, 22, 10.5], [71, 50, 10.5], [56, 78, 10.5], [86, 78, 10.5]],
+  6: [[57, 18, 10.5], [85, 18, 10.5], [57, 50, 10.5], [85, 50, 10.5], [57, 82, 10.5], [85, 82, 10.5]],
   7: [
-    [22, 24, 11], [50, 36, 11], [78, 48, 11],
-    [32, 80, 12], [68, 80, 12], [32, 110, 12], [68, 110, 12],
+    [51, 12, 7.5], [71, 24, 7.5], [91, 36, 7.5],
+    [58, 63, 9.5], [84, 63, 9.5], [58, 87, 9.5], [84, 87, 9.5],
   ],
   8: [
-    [32, 24, 11], [68, 24, 11], [32, 52, 11], [68, 52, 11],
-    [32, 80, 11], [68, 80, 11], [32, 108, 11], [68, 108, 11],
+    [58, 13, 10], [84, 13, 10], [58, 38, 10], [84, 38, 10],
+    [58, 63, 10], [84, 63, 10], [58, 88, 10], [84, 88, 10],
   ],
   9: [
-    [22, 32, 12], [50, 32, 12], [78, 32, 12],
-    [22, 68, 12], [50, 68, 12], [78, 68, 12],
-    [22, 104, 12], [50, 104, 12], [78, 104, 12],
+    [52, 19, 9], [71, 19, 9], [90, 19, 9],
+    [52, 50, 9], [71, 50, 9], [90, 50, 9],
+    [52, 81, 9], [71, 81, 9], [90, 81, 9],
   ],
 };
 
@@ -122,29 +185,29 @@ function dots(ctx, n) {
       ctx.stroke();
     }
   });
-  if (n > 1) cornerIndex(ctx, n, INK.navy);
+  return rank(ctx, n);
 }
 
 // --- bamboo: sticks ------------------------------------------------------------
+// [x, y, length] of each stick, to the right of the number.
 const STICK_LAYOUTS = {
-  1: [[50, 66, 64]],
-  2: [[50, 40, 40], [50, 94, 40]],
-  3: [[50, 40, 40], [30, 94, 40], [70, 94, 40]],
-  4: [[32, 40, 40], [68, 40, 40], [32, 94, 40], [68, 94, 40]],
-  5: [[28, 40, 40], [72, 40, 40], [50, 66, 40], [28, 94, 40], [72, 94, 40]],
-  6: [[24, 40, 40], [50, 40, 40], [76, 40, 40], [24, 94, 40], [50, 94, 40], [76, 94, 40]],
+  2: [[71, 28, 40], [71, 74, 40]],
+  3: [[71, 28, 40], [57, 74, 40], [85, 74, 40]],
+  4: [[57, 28, 40], [85, 28, 40], [57, 74, 40], [85, 74, 40]],
+  5: [[54, 28, 40], [88, 28, 40], [71, 51, 40], [54, 74, 40], [88, 74, 40]],
+  6: [[52, 28, 40], [71, 28, 40], [90, 28, 40], [52, 74, 40], [71, 74, 40], [90, 74, 40]],
   7: [
-    [50, 26, 30], [24, 68, 30], [50, 68, 30], [76, 68, 30],
-    [24, 106, 30], [50, 106, 30], [76, 106, 30],
+    [71, 14, 22], [52, 46, 26], [71, 46, 26], [90, 46, 26],
+    [52, 80, 26], [71, 80, 26], [90, 80, 26],
   ],
   8: [
-    [20, 42, 40], [40, 42, 40], [60, 42, 40], [80, 42, 40],
-    [20, 94, 40], [40, 94, 40], [60, 94, 40], [80, 94, 40],
+    [50, 28, 40], [65, 28, 40], [80, 28, 40], [95, 28, 40],
+    [50, 74, 40], [65, 74, 40], [80, 74, 40], [95, 74, 40],
   ],
   9: [
-    [24, 28, 30], [50, 28, 30], [76, 28, 30],
-    [24, 66, 30], [50, 66, 30], [76, 66, 30],
-    [24, 104, 30], [50, 104, 30], [76, 104, 30],
+    [52, 18, 26], [71, 18, 26], [90, 18, 26],
+    [52, 50, 26], [71, 50, 26], [90, 50, 26],
+    [52, 82, 26], [71, 82, 26], [90, 82, 26],
   ],
 };
 
@@ -169,22 +232,22 @@ function stick(ctx, x, y, len, colour, width) {
 
 function bamboo(ctx, n) {
   if (n === 1) {
-    stick(ctx, 50, 70, 96, INK.green, 20);
+    stick(ctx, 70, 60, 72, INK.green, 16);
     ctx.fillStyle = INK.green;
     for (const side of [-1, 1]) {
       ctx.beginPath();
-      ctx.ellipse(50 + side * 20, 34, 18, 6, side * -0.6, 0, Math.PI * 2);
+      ctx.ellipse(70 + side * 15, 32, 14, 5, side * -0.6, 0, Math.PI * 2);
       ctx.fill();
     }
     ctx.fillStyle = INK.red;
     ctx.beginPath();
-    ctx.arc(50, 20, 7, 0, Math.PI * 2);
+    ctx.arc(70, 17, 7, 0, Math.PI * 2);
     ctx.fill();
-    return;
+  } else {
+    const width = n === 8 ? 8 : n >= 6 ? 9 : 11;
+    STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
   }
-  const width = n >= 7 ? 10 : 12;
-  STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
-  cornerIndex(ctx, n, INK.navy);
+  return rank(ctx, n);
 }
 
 // --- winds: letter and an arrow for the direction -------------------------------
@@ -198,18 +261,12 @@ const WIND = {
 function wind(ctx, face) {
   const [letter, angle] = WIND[face];
   ctx.fillStyle = INK.navy;
-  ctx.font = "bold 50px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(letter, 50, 36);
-  ctx.strokeStyle = INK.navy;
-  ctx.lineWidth = 3;
-  ctx.beginPath();
-  ctx.arc(50, 92, 28, 0, Math.PI * 2);
-  ctx.stroke();
+  ctx.font = "bold 66px sans-serif";
+  const box = ink(ctx, letter, 50, 60, "center");
   ctx.save();
-  ctx.translate(50, 92);
+  ctx.translate(50, 82);
   ctx.rotate(angle);
+  ctx.scale(0.62, 0.62);
   ctx.fillStyle = INK.red;
   ctx.beginPath();
   ctx.moveTo(26, 0);
@@ -222,6 +279,7 @@ function wind(ctx, face) {
   ctx.closePath();
   ctx.fill();
   ctx.restore();
+  return box;
 }
 
 // --- dragons ---------------------------------------------------------------------
@@ -409,49 +467,64 @@ const PICTURES = {
   },
 };
 
+/** Draw a picture made for a 100 x 130 face into the middle of the square. */
+function shrunk(ctx, draw, scale) {
+  ctx.save();
+  ctx.translate(50, 50);
+  ctx.scale(scale, scale);
+  ctx.translate(-50, -65);
+  draw();
+  ctx.restore();
+}
+
 function bonus(ctx, face) {
   const isFlower = face.startsWith("flower-");
   // The frame colour says which group a tile matches: any flower, any season.
   ctx.strokeStyle = isFlower ? INK.pink : INK.teal;
   ctx.lineWidth = 5;
-  roundRect(ctx, 6, 6, 88, 118, 10);
+  roundRect(ctx, 5, 5, 90, 90, 9);
   ctx.stroke();
-  PICTURES[face](ctx);
+  shrunk(ctx, () => PICTURES[face](ctx), 0.66);
 }
 
+/** Draw one face; the box of its rank glyph (number or letter), or null. */
 function drawFace(ctx, face) {
   const [kind, value] = face.split("-");
   const n = Number(value);
-  if (kind === "characters") characters(ctx, n);
-  else if (kind === "dots") dots(ctx, n);
-  else if (kind === "bamboo") bamboo(ctx, n);
-  else if (kind === "wind") wind(ctx, face);
-  else if (kind === "dragon") dragon(ctx, face);
+  if (kind === "characters") return characters(ctx, n);
+  if (kind === "dots") return dots(ctx, n);
+  if (kind === "bamboo") return bamboo(ctx, n);
+  if (kind === "wind") return wind(ctx, face);
+  if (kind === "dragon") shrunk(ctx, () => dragon(ctx, face), 0.76);
   else bonus(ctx, face);
+  return null;
 }
 
 /**
  * Draw every face into one canvas. Returns the canvas, the size of one cell
- * in texture coordinates, and for each face the texture coordinate of its
- * cell's lower left corner (textures are flipped: v grows upwards).
+ * in texture coordinates, for each face the texture coordinate of its cell's
+ * lower left corner (textures are flipped: v grows upwards) and the box of
+ * its rank glyph in face units (0..100, y down).
  */
 export function drawAtlas(doc = document) {
   const canvas = doc.createElement("canvas");
-  canvas.width = COLS * CELL_W;
-  canvas.height = ROWS * CELL_H;
+  canvas.width = COLS * CELL;
+  canvas.height = ROWS * CELL;
   const ctx = canvas.getContext("2d");
   const cells = new Map();
+  const glyphs = new Map();
   FACES.forEach((face, k) => {
     const col = k % COLS;
     const row = Math.floor(k / COLS);
     ctx.save();
-    ctx.translate(col * CELL_W, row * CELL_H);
+    ctx.translate(col * CELL, row * CELL);
     ctx.scale(UNIT, UNIT);
     ctx.fillStyle = INK.ivory;
-    ctx.fillRect(0, 0, 100, 130);
-    drawFace(ctx, face);
+    ctx.fillRect(0, 0, 100, 100);
+    const box = drawFace(ctx, face);
     ctx.restore();
     cells.set(face, [col / COLS, 1 - (row + 1) / ROWS]);
+    if (box) glyphs.set(face, box);
   });
-  return { canvas, cellSize: [1 / COLS, 1 / ROWS], cells, ivory: INK.ivory };
+  return { canvas, cellSize: [1 / COLS, 1 / ROWS], cells, glyphs };
 }

@@ -89,8 +89,18 @@ class Game {
         frameMs: this.scene.frameMs,
         calls: this.scene.renderer.info.render.calls,
         triangles: this.scene.renderer.info.render.triangles,
+        // Where the camera stands and looks (bench/page.py's plain page takes the same view).
+        camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
+      // The tile a tap at (x, y) would pick (its id), or null.
+      pickAt: (x, y) => {
+        const i = this.scene.pick(x, y);
+        return i >= 0 ? this.tiles[i].id : null;
+      },
+      glyph: (id) => this.scene.glyphSize(this.indexById.get(id)),
+      bounds: () => this.scene.pileBounds(),
+      turned: () => this.scene.view.turned,
       turn: (radians) => this.scene.view.turn(radians),
     };
   }

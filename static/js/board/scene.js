@@ -1,20 +1,20 @@
-// The table and the tiles in WebGL. Every tile is one instance of two
-// instanced meshes (the two-layer block, and its face from the atlas), so the
-// whole pile costs one draw call per material. Frames are drawn only while
-// something moves; the per-frame path creates no objects.
+// The table and the tiles in WebGL. Every tile is one instance of one
+// instanced mesh: a low block whose top shows its face from the atlas, so the
+// whole pile is one draw call on a plain felt background. Frames are drawn
+// only while something moves; the per-frame path creates no objects.
+// bench/page.py holds the pile's frame rate against a plain three.js page of
+// as many boxes: what a frame cost beyond that was the felt (a textured
+// plane over the whole canvas), a transparent shadow quad per tile, a second
+// instanced mesh for the faces, rounded blocks of 216 triangles a tile, and
+// instances drawn back to front (see tile.js and #sortInstances).
 
 import * as THREE from "three";
-import { RoundedBoxGeometry } from "three/addons/geometries/RoundedBoxGeometry.js";
 
 import { ViewControl } from "./camera.js";
 import { drawAtlas } from "./faces.js";
+import { nearestTarget } from "./picking.js";
+import { ART, HALF_D, HALF_W, TILE_D, TILE_H, TILE_W, tileGeometry, tileMaterial } from "./tile.js";
 
-// Tile size in world units: a footprint of 2 x 2 half-tile grid units.
-const TILE_W = 1;
-const TILE_D = 1.32;
-const TILE_H = 0.66;
-const GAP = 0.05;
-const RADIUS = 0.07;
 const MAX_TILES = 144;
 
 const LIFT = 0.32; // how far a picked tile rises
@@ -26,83 +26,16 @@ const DROP_MS = 420;
 const LEVEL_MS = 260; // a new pile builds one level after another
 const TAP_SLOP = 8; // CSS pixels a tap may wander
 const TAP_MS = 600;
+// How far from a free tile's drawn top (CSS pixels) a tap still picks it, so
+// a free tile's target reaches 44 px where its neighbours leave room, while a
+// tap on the middle of a blocked neighbour still says why that one is held.
+const TOUCH_RADIUS = 14;
 
 const WHITE = new THREE.Color(1, 1, 1);
 const SHADE = new THREE.Color(0.5, 0.52, 0.56);
 const PICKED = new THREE.Color(1.0, 0.84, 0.48);
 const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
 const HINT = new THREE.Color(0.5, 1.0, 0.6);
-
-/** One geometry from several non-indexed ones with the same attributes. */
-function merge(parts) {
-  const names = Object.keys(parts[0].attributes);
-  const out = new THREE.BufferGeometry();
-  for (const name of names) {
-    const size = parts[0].attributes[name].itemSize;
-    const data = new Float32Array(parts.reduce((n, g) => n + g.attributes[name].array.length, 0));
-    let at = 0;
-    for (const g of parts) {
-      data.set(g.attributes[name].array, at);
-      at += g.attributes[name].array.length;
-    }
-    out.setAttribute(name, new THREE.BufferAttribute(data, size));
-  }
-  return out;
-}
-
-function tileGeometry() {
-  const w = TILE_W - GAP;
-  const d = TILE_D - GAP;
-  const topH = TILE_H * 0.64;
-  const backH = TILE_H * 0.4;
-  const top = new RoundedBoxGeometry(w, topH, d, 1, RADIUS);
-  top.translate(0, TILE_H - topH / 2, 0);
-  const back = new RoundedBoxGeometry(w, backH, d, 1, RADIUS);
-  back.translate(0, backH / 2, 0);
-  // Ivory face layer on a green back, as real tiles are made.
-  for (const [geometry, hex] of [[top, "#f4ecd6"], [back, "#2f7a5a"]]) {
-    const colour = new THREE.Color(hex);
-    const n = geometry.attributes.position.count;
-    const data = new Float32Array(n * 3);
-    for (let i = 0; i < n; i++) colour.toArray(data, i * 3);
-    geometry.setAttribute("color", new THREE.BufferAttribute(data, 3));
-  }
-  const merged = merge([top, back]);
-  top.dispose();
-  back.dispose();
-  return merged;
-}
-
-function faceGeometry() {
-  const inset = RADIUS * 1.6;
-  const plane = new THREE.PlaneGeometry(TILE_W - GAP - inset, TILE_D - GAP - inset);
-  plane.rotateX(-Math.PI / 2);
-  plane.translate(0, TILE_H + 0.003, 0);
-  return plane;
-}
-
-function blobGeometry() {
-  const plane = new THREE.PlaneGeometry(TILE_W * 1.3, TILE_D * 1.24);
-  plane.rotateX(-Math.PI / 2);
-  // Cast away from the light (which stands to the left, towards the player).
-  plane.translate(0.13, 0.006, -0.1);
-  return plane;
-}
-
-function blobTexture() {
-  // A soft dark patch under each tile stands in for a shadow map: the pile
-  // reads as stacked blocks at a fraction of a shadow pass's cost.
-  const canvas = document.createElement("canvas");
-  canvas.width = canvas.height = 64;
-  const ctx = canvas.getContext("2d");
-  const g = ctx.createRadialGradient(32, 32, 8, 32, 32, 32);
-  g.addColorStop(0, "rgba(0, 0, 0, 0.55)");
-  g.addColorStop(0.6, "rgba(0, 0, 0, 0.38)");
-  g.addColorStop(1, "rgba(0, 0, 0, 0)");
-  ctx.fillStyle = g;
-  ctx.fillRect(0, 0, 64, 64);
-  return new THREE.CanvasTexture(canvas);
-}
 
 /** True on a software WebGL (SwiftShader, llvmpipe): draw fewer pixels there. */
 function softwareRendering() {
@@ -112,22 +45,6 @@ function softwareRendering() {
   const name = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
   gl.getExtension("WEBGL_lose_context")?.loseContext();
   return /swiftshader|llvmpipe|software/i.test(String(name));
-}
-
-function tableTexture() {
-  // A soft light pool in the middle of the felt, drawn once.
-  const canvas = document.createElement("canvas");
-  canvas.width = canvas.height = 256;
-  const ctx = canvas.getContext("2d");
-  const g = ctx.createRadialGradient(128, 128, 10, 128, 128, 128);
-  g.addColorStop(0, "#3f7564");
-  g.addColorStop(0.55, "#2f5f51");
-  g.addColorStop(1, "#1d3b33");
-  ctx.fillStyle = g;
-  ctx.fillRect(0, 0, 256, 256);
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.colorSpace = THREE.SRGBColorSpace;
-  return texture;
 }
 
 function easeOutCubic(t) {
@@ -158,7 +75,8 @@ export class BoardScene {
     this.canvas = renderer.domElement;
 
     const scene = new THREE.Scene();
-    scene.background = new THREE.Color("#16241f");
+    // Plain felt: the renderer's clear, no surface to fill.
+    scene.background = new THREE.Color("#24493e");
     this.scene = scene;
     this.camera = new THREE.PerspectiveCamera(30, 1, 0.5, 200);
 
@@ -167,56 +85,30 @@ export class BoardScene {
     sun.position.set(-6, 14, 8);
     scene.add(sun);
 
-    // The felt's light is painted into its texture: an unlit material
-    // keeps the biggest surface on screen the cheapest to draw.
-    const table = new THREE.Mesh(
-      new THREE.PlaneGeometry(80, 80),
-      new THREE.MeshBasicMaterial({ map: tableTexture() }),
-    );
-    table.rotation.x = -Math.PI / 2;
-    scene.add(table);
-
     const atlas = drawAtlas();
     this.cells = atlas.cells;
+    this.glyphs = atlas.glyphs;
     const faceMap = new THREE.CanvasTexture(atlas.canvas);
     faceMap.colorSpace = THREE.SRGBColorSpace;
+    // One mipmap level a pixel, not a blend of two: half the texture reads,
+    // and the faces are seen at one size most of the time.
+    faceMap.minFilter = THREE.LinearMipmapNearestFilter;
     // Faces seen at a slant stay sharp; software renderers pay dearly for it.
     faceMap.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
 
-    this.body = new THREE.InstancedMesh(
-      tileGeometry(),
-      new THREE.MeshLambertMaterial({ vertexColors: true }),
-      MAX_TILES,
-    );
-
-    const faceGeo = faceGeometry();
+    const geometry = tileGeometry();
     this.faceCell = new THREE.InstancedBufferAttribute(new Float32Array(MAX_TILES * 2), 2);
-    faceGeo.setAttribute("faceCell", this.faceCell);
-    const faceMat = new THREE.MeshLambertMaterial({ map: faceMap });
-    const [cw, ch] = atlas.cellSize;
-    faceMat.onBeforeCompile = (shader) => {
-      // Each instance reads its own cell of the atlas.
-      shader.vertexShader = shader.vertexShader
-        .replace("#include <common>", "#include <common>\nattribute vec2 faceCell;")
-        .replace(
-          "#include <uv_vertex>",
-          `#include <uv_vertex>\nvMapUv = uv * vec2(${cw.toFixed(6)}, ${ch.toFixed(6)}) + faceCell;`,
-        );
-    };
-    this.face = new THREE.InstancedMesh(faceGeo, faceMat, MAX_TILES);
-    this.blob = new THREE.InstancedMesh(
-      blobGeometry(),
-      new THREE.MeshBasicMaterial({ map: blobTexture(), transparent: true, depthWrite: false }),
-      MAX_TILES,
-    );
-    for (const mesh of [this.body, this.face, this.blob]) {
-      mesh.count = 0;
-      // Instances move far from the mesh's bounds; culling would drop them.
-      mesh.frustumCulled = false;
-      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-      if (mesh !== this.blob) mesh.setColorAt(0, WHITE);
-      scene.add(mesh);
-    }
+    geometry.setAttribute("faceCell", this.faceCell);
+    const { material, faceTurn } = tileMaterial(faceMap, atlas.cellSize);
+    // 1 while the view is turned a quarter (camera.js): faces turn with it.
+    this.faceTurn = faceTurn;
+    this.body = new THREE.InstancedMesh(geometry, material, MAX_TILES);
+    this.body.count = 0;
+    // Instances move far from the mesh's bounds; culling would drop them.
+    this.body.frustumCulled = false;
+    this.body.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    this.body.setColorAt(0, WHITE);
+    scene.add(this.body);
 
     // Per-tile state, by tile index.
     this.n = 0;
@@ -233,6 +125,10 @@ export class BoardScene {
     this.dropT0 = new Float64Array(MAX_TILES).fill(-1);
     this.dropH = new Float32Array(MAX_TILES);
     this.blocked = new Uint8Array(MAX_TILES);
+    // Instance slot of each tile, and tile of each slot (see #sortInstances).
+    this.slot = new Int16Array(MAX_TILES);
+    this.order = new Int16Array(MAX_TILES);
+    this.sorted = false;
     this.shakes = 0;
     this.shading = true;
     this.selected = -1;
@@ -252,6 +148,11 @@ export class BoardScene {
     this.ndc = new THREE.Vector2();
     this.raycaster = new THREE.Raycaster();
     this.hits = [];
+    this.pv = new THREE.Vector3();
+    this.quads = new Float64Array(MAX_TILES * 8);
+    this.quadTile = new Int16Array(MAX_TILES);
+    this.glyphCorners = new Float64Array(8);
+    this.faceOf = [];
 
     this.view = new ViewControl(this.camera, this.canvas, () => this.requestRender(), hooks.onMovedChange);
     this.framePending = false;
@@ -275,7 +176,7 @@ export class BoardScene {
   setTiles(tiles, standing, build) {
     const n = tiles.length;
     this.n = n;
-    this.body.count = this.face.count = this.blob.count = n;
+    this.body.count = n;
     let minX = Infinity;
     let maxX = -Infinity;
     let minY = Infinity;
@@ -301,20 +202,41 @@ export class BoardScene {
       this.dropH[i] = 2.2 + t.z * 0.3;
     });
     this.selected = this.focused = this.hintA = this.hintB = -1;
-    this.setFaces(tiles.map((t) => t.face));
-    this.#refreshTints();
-    this.#writeAll(now);
-    this.view.fit(this.fitBox(standing), false);
+    this.faceOf = tiles.map((t) => t.face);
+    this.sorted = false;
+    this.#fitView(this.fitBox(standing), false, true);
     this.requestRender();
+  }
+
+  /**
+   * Give each tile its instance slot, nearest the fitted camera first: the
+   * top level first, and on each level the end towards the camera. One
+   * instanced mesh is drawn in slot order, and drawn front to back the
+   * hidden parts of lower tiles fail the depth test before they are shaded
+   * (three.js sorts separate meshes so; it cannot sort instances).
+   */
+  #sortInstances() {
+    const turned = this.view.turned;
+    const order = Array.from({ length: this.n }, (_, i) => i);
+    const near = (i) => (turned ? this.baseX[i] : this.baseZ[i]);
+    order.sort((a, b) => this.baseY[b] - this.baseY[a] || near(b) - near(a));
+    order.forEach((tile, slot) => {
+      this.order[slot] = tile;
+      this.slot[tile] = slot;
+    });
+    this.setFaces(this.faceOf);
+    this.#refreshTints();
+    this.#writeAll(performance.now());
   }
 
   /** Set the face shown on every tile (after a shuffle, or at setup). */
   setFaces(faces) {
     const arr = this.faceCell.array;
+    this.faceOf = faces;
     faces.forEach((face, i) => {
       const [u, v] = this.cells.get(face);
-      arr[i * 2] = u;
-      arr[i * 2 + 1] = v;
+      arr[this.slot[i] * 2] = u;
+      arr[this.slot[i] * 2 + 1] = v;
     });
     this.faceCell.needsUpdate = true;
     this.requestRender();
@@ -415,7 +337,17 @@ export class BoardScene {
 
   /** Fly the camera back to the view from above, framing `standing`. */
   fit(standing, animate = true) {
-    this.view.fit(this.fitBox(standing), animate);
+    this.#fitView(this.fitBox(standing), animate, false);
+  }
+
+  #fitView(box, animate, orient) {
+    const turned = this.view.turned;
+    this.view.fit(box, animate, orient);
+    this.faceTurn.value = this.view.turned ? 1 : 0;
+    if (orient && (this.view.turned !== turned || !this.sorted)) {
+      this.sorted = true;
+      this.#sortInstances();
+    }
   }
 
   followPile(standing) {
@@ -427,9 +359,10 @@ export class BoardScene {
     const taps = new Map();
     const el = this.canvas;
     el.addEventListener("pointerdown", (e) => {
-      taps.set(e.pointerId, { x: e.clientX, y: e.clientY, t: e.timeStamp, ok: taps.size === 0 });
-      // A second finger means a gesture: neither touch is a tap.
-      if (taps.size > 1) for (const tap of taps.values()) tap.ok = false;
+      // Each finger is judged on its own: quick play puts the next finger
+      // down before the last is up, and both are taps. A pinch or a turn
+      // moves its fingers, and a finger that moves is no tap.
+      taps.set(e.pointerId, { x: e.clientX, y: e.clientY, t: e.timeStamp, ok: true });
     });
     el.addEventListener("pointermove", (e) => {
       const tap = taps.get(e.pointerId);
@@ -448,8 +381,34 @@ export class BoardScene {
     el.addEventListener("pointercancel", finish);
   }
 
-  /** The standing tile under a screen point, or -1. */
+  /**
+   * The tile a tap at a screen point means: the free tile under the finger,
+   * else the free tile nearest to it within the touch radius, else the
+   * (blocked) tile under it, for the page to say why, else -1.
+   */
   pick(clientX, clientY) {
+    const under = this.#tileUnder(clientX, clientY);
+    if (under >= 0 && !this.blocked[under]) return under;
+    const rect = this.canvas.getBoundingClientRect();
+    let count = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (!this.shown[i] || this.blocked[i] || this.flyT0[i] >= 0) continue;
+      // The top as it stands, not lifted: a target does not move away
+      // while its lift animates.
+      const y = this.baseY[i] + TILE_H;
+      for (let k = 0; k < 4; k++) {
+        const x = this.baseX[i] + (k === 1 || k === 2 ? HALF_W : -HALF_W);
+        const z = this.baseZ[i] + (k >= 2 ? HALF_D : -HALF_D);
+        this.#project(x, y, z, rect, this.quads, count * 8 + k * 2);
+      }
+      this.quadTile[count++] = i;
+    }
+    const near = nearestTarget(clientX, clientY, this.quads, this.quadTile, count, TOUCH_RADIUS);
+    return near >= 0 ? near : under;
+  }
+
+  /** The standing tile drawn under a screen point, or -1. */
+  #tileUnder(clientX, clientY) {
     const rect = this.canvas.getBoundingClientRect();
     this.ndc.set(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
     this.raycaster.setFromCamera(this.ndc, this.camera);
@@ -457,10 +416,64 @@ export class BoardScene {
     this.body.computeBoundingSphere();
     this.raycaster.intersectObject(this.body, false, this.hits);
     for (const hit of this.hits) {
-      const i = hit.instanceId;
+      const i = this.order[hit.instanceId];
       if (i < this.n && this.shown[i] && this.flyT0[i] < 0) return i;
     }
     return -1;
+  }
+
+  /** Write where world point (x, y, z) is on the page (CSS pixels) into out[at], out[at + 1]. */
+  #project(x, y, z, rect, out, at) {
+    const p = this.pv.set(x, y, z).project(this.camera);
+    out[at] = rect.left + ((p.x + 1) / 2) * rect.width;
+    out[at + 1] = rect.top + ((1 - p.y) / 2) * rect.height;
+  }
+
+  /** The box round every standing block as drawn, in CSS pixels: {left, top, right, bottom}. */
+  pileBounds() {
+    const rect = this.canvas.getBoundingClientRect();
+    const out = this.glyphCorners;
+    const b = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (let i = 0; i < this.n; i++) {
+      if (!this.shown[i]) continue;
+      for (let k = 0; k < 8; k++) {
+        const x = this.baseX[i] + (k & 1 ? HALF_W : -HALF_W);
+        const y = this.baseY[i] + (k & 2 ? TILE_H : 0);
+        const z = this.baseZ[i] + (k & 4 ? HALF_D : -HALF_D);
+        this.#project(x, y, z, rect, out, 0);
+        b.left = Math.min(b.left, out[0]);
+        b.right = Math.max(b.right, out[0]);
+        b.top = Math.min(b.top, out[1]);
+        b.bottom = Math.max(b.bottom, out[1]);
+      }
+    }
+    return b;
+  }
+
+  /**
+   * The size on the page (CSS pixels, the box round it) of tile i's rank
+   * glyph (its number or letter), or null for faces without one.
+   */
+  glyphSize(i) {
+    const box = this.glyphs.get(this.faceOf[i]);
+    if (!box) return null;
+    const rect = this.canvas.getBoundingClientRect();
+    const out = this.glyphCorners;
+    const turned = this.faceTurn.value > 0.5;
+    for (let k = 0; k < 4; k++) {
+      // The glyph's box in texture coordinates, then where on the top the
+      // (possibly turned) face shows that point.
+      const tu = (k === 1 || k === 2 ? box[2] : box[0]) / 100;
+      const tv = 1 - (k >= 2 ? box[3] : box[1]) / 100;
+      const u = turned ? 1 - tv : tu;
+      const v = turned ? tu : tv;
+      const x = this.baseX[i] - ART + u * 2 * ART;
+      const z = this.baseZ[i] + ART - v * 2 * ART;
+      this.#project(x, this.baseY[i] + TILE_H, z, rect, out, k * 2);
+    }
+    const xs = [out[0], out[2], out[4], out[6]];
+    const ys = [out[1], out[3], out[5], out[7]];
+    return { w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
   }
 
   /** Where tile i's top face, at (u, v) across it (-1..1), is on the page, in CSS pixels. */
@@ -498,7 +511,7 @@ export class BoardScene {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
-    if (!this.view.moved && this.n) this.view.fit(this.box, false);
+    if (!this.view.moved && this.n) this.#fitView(this.box, false, true);
     this.requestRender();
   }
 
@@ -602,16 +615,9 @@ export class BoardScene {
       quat.setFromAxisAngle(up, turn);
       scl.set(s, s, s);
       m.compose(pos, quat, scl);
-      this.body.setMatrixAt(i, m);
-      this.face.setMatrixAt(i, m);
-      // The shadow stays on the surface below while the tile lifts or falls.
-      pos.set(x, this.baseY[i], z);
-      m.compose(pos, quat, scl);
-      this.blob.setMatrixAt(i, m);
+      this.body.setMatrixAt(this.slot[i], m);
     }
     this.body.instanceMatrix.needsUpdate = true;
-    this.face.instanceMatrix.needsUpdate = true;
-    this.blob.instanceMatrix.needsUpdate = true;
     this.drawn = drawn;
     return moving;
   }
@@ -625,11 +631,9 @@ export class BoardScene {
       else if (i === this.focused) c.copy(FOCUS);
       else if (this.shading && this.blocked[i]) c.copy(SHADE);
       else c.copy(WHITE);
-      this.body.setColorAt(i, c);
-      this.face.setColorAt(i, c);
+      this.body.setColorAt(this.slot[i], c);
     }
     this.body.instanceColor.needsUpdate = true;
-    this.face.instanceColor.needsUpdate = true;
     this.requestRender();
   }
 }
