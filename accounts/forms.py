@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX, Player
+from accounts.password_help import password_help
 
 
 class DisplayNameForm(forms.ModelForm):
@@ -27,6 +28,10 @@ class SignUpForm(UserCreationForm):
         ),
         label=gettext_lazy("Display name"),
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["password1"].help_text = password_help()
 
     def clean_display_name(self) -> str:
         return " ".join(self.cleaned_data["display_name"].split())

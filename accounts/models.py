@@ -8,12 +8,18 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+
+from config.numerals import local_digits
 
 DISPLAY_NAME_MAX = 32
 
 
 def guest_name() -> str:
-    return f"Guest {secrets.randbelow(9000) + 1000}"
+    # In the language of the request that makes the guest: a Nepali page's
+    # guest is "पाहुना ४८२१".
+    number = local_digits(secrets.randbelow(9000) + 1000)
+    return gettext("Guest %(number)s") % {"number": number}
 
 
 def new_guest_token() -> str:

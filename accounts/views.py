@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
 from accounts.models import Player
+from accounts.password_help import password_help
 from accounts.players import (
     GUEST_COOKIE,
     claim_guest,
@@ -72,6 +73,11 @@ class SignInView(auth_views.LoginView):
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        form.fields["new_password1"].help_text = password_help()
+        return form
 
     def form_valid(self, form):
         messages.success(self.request, gettext("Your password was changed."))

@@ -311,9 +311,8 @@ CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
 
 # -- Languages (issue 17) ------------------------------------------------------
 # A third language is a line here plus locale/<code>/LC_MESSAGES/*.po (README).
-# Each name is written in its own language: the switch is read by people who
-# may not read the current page's language.
-LANGUAGES = [("en", "English"), ("ne", "नेपाली")]
+# The header's switch names each language in itself (Django's name_local).
+LANGUAGES = [("en", "English"), ("ne", "Nepali")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Django's LocaleMiddleware, but a signed-in player's saved choice comes first
 # (config/language.py), so it needs request.user: after AuthenticationMiddleware.
