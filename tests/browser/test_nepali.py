@@ -16,6 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WAIT_MS = 20_000
 LOCALE = Path(__file__).resolve().parents[2] / "locale" / "ne" / "LC_MESSAGES"
 WESTERN_DIGIT = re.compile("[0-9]")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+KEY_NAMES = {"Esc", "Enter", "Space", "English"}
 
 
 def english_with_a_translation() -> set[str]:
@@ -67,6 +69,10 @@ def check_text(page, where: str, english: set[str], allowed: tuple[str, ...] = (
         text = text.replace(keep, "")
     left = sorted(s for s in english if s in text)
     assert left == [], (where, left)
+    # Beyond the catalogue: no Latin word at all but the keyboard's key
+    # names and the switch's "English" (its own name).
+    latin = set(LATIN_WORD.findall(text)) - KEY_NAMES
+    assert latin == set(), (where, sorted(latin))
     digits = WESTERN_DIGIT.findall(text)
     assert digits == [], (where, digits, text[:400])
 

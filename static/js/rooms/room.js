@@ -205,7 +205,7 @@ function renderStrip(round) {
       added = true;
     }
     const note = RACER_STATUS[racer.status];
-    entry.name.textContent = racer.name + (racer.seat === conn.seat ? " (you)" : "");
+    entry.name.textContent = racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
     entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
     entry.li.dataset.status = racer.status;
