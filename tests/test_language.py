@@ -79,3 +79,21 @@ def test_layout_names_are_nepali(client):
     for name in ("स्तूप", "दरबार क्षेत्र", "प्यागोडा", "कछुवा"):
         assert name in text
     assert "Durbar Square" not in text
+
+
+def test_a_guest_made_by_a_nepali_page_has_a_nepali_name():
+    from django.utils import translation
+
+    from accounts.models import guest_name
+
+    with translation.override("ne"):
+        name = guest_name()
+    assert re.fullmatch("पाहुना [०-९]{4}", name), name
+    assert re.fullmatch("Guest [0-9]{4}", guest_name())
+
+
+def test_the_password_rules_are_said_in_nepali_digits(client):
+    client.cookies["django_language"] = "ne"
+    text = _text(client.get("/accounts/signup/"))
+    assert "कम्तीमा ८ अक्षर" in text
+    assert not WESTERN_DIGIT.search(text)
