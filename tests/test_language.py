@@ -98,3 +98,11 @@ def test_the_password_rules_are_said_in_nepali_digits(client):
     text = _text(client.get("/accounts/signup/"))
     assert "कम्तीमा ८ अक्षर" in text
     assert not WESTERN_DIGIT.search(text)
+
+
+def test_an_error_page_speaks_nepali(client):
+    client.cookies["django_language"] = "ne"
+    page = client.get("/no-such-page/")
+    assert page.status_code == 404
+    text = _text(page)
+    assert "भेटिएन" in text and "४०४" in text
