@@ -44,7 +44,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     # ServeStatic's configuration checks.
     "servestatic",
-    "django.contrib.staticfiles",
+    # Django's staticfiles app, under a name of our own (config/apps.py).
+    "config.apps.StaticFiles",
     "channels",
     "django_ratelimit",
     "accounts",

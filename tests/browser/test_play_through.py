@@ -13,6 +13,9 @@ def test_a_small_deal_played_to_the_end_saves_the_best_time(open_board, artifact
     page = open_board("small")
     run = the_run()
     for a, b in run.witness:
+        # At a person's pace: pairs sent faster than hands can tap are
+        # never ranked (docs/fair-play.md).
+        page.wait_for_timeout(400)
         take(page, a, b)
     wait_settled(page)
     result = page.locator("#result")
@@ -38,3 +41,16 @@ def test_a_small_deal_played_to_the_end_saves_the_best_time(open_board, artifact
     wait_settled(page)
     assert page.locator("#board").get_attribute("data-status") == "playing"
     assert page.locator("#tiles-left").inner_text() == str(len(run.tiles))
+
+
+def test_a_clear_at_machine_speed_says_it_is_not_ranked(open_board):
+    page = open_board("small")
+    run = the_run()
+    for a, b in run.witness:
+        take(page, a, b)
+    wait_settled(page)
+    page.locator("#result").wait_for(state="visible")
+    assert "not ranked" in page.locator("#result-note").inner_text()
+    assert page.locator("#result-new-best").is_hidden()
+    run.refresh_from_db()
+    assert run.too_fast and not BestTime.objects.exists()

@@ -275,7 +275,8 @@ class Game {
     this.$("result-shuffles").textContent = digits(run.shuffles);
     this.$("result-best").textContent = run.best_ms == null ? gettext("none yet") : formatTime(run.best_ms);
     let note = "";
-    if (won && !run.clean) note = gettext("Hints or shuffles were used, so this clear sets no best time.");
+    if (won && run.too_fast) note = gettext("The pairs came faster than hands can tap, so this clear is not ranked.");
+    else if (won && !run.clean) note = gettext("Hints or shuffles were used, so this clear sets no best time.");
     else if (!won) note = gettext("A run given up counts as lost.");
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);

@@ -1,0 +1,11 @@
+"""App configs of the project itself."""
+
+from django.contrib.staticfiles.apps import StaticFilesConfig
+
+
+class StaticFiles(StaticFilesConfig):
+    """Django's staticfiles app (collectstatic, hashed names in `{% static %}`),
+    listed under this name on purpose: pytest-django's live server serves
+    the collected files in STATIC_ROOT, under the hashed names the pages
+    ask for, only when "django.contrib.staticfiles" itself is not listed
+    (with it, the server looks the unhashed sources up and answers 404)."""
