@@ -17,7 +17,7 @@ WAIT_MS = 20_000
 LOCALE = Path(__file__).resolve().parents[2] / "locale" / "ne" / "LC_MESSAGES"
 WESTERN_DIGIT = re.compile("[0-9]")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-KEY_NAMES = {"Esc", "Enter", "Space", "English"}
+KEY_NAMES = {"Esc", "Enter", "Space", "English", "EN"}
 
 
 def english_with_a_translation() -> set[str]:
@@ -81,7 +81,7 @@ def check_text(page, where: str, english: set[str], allowed: tuple[str, ...] = (
     left = sorted(s for s in english if s in text)
     assert left == [], (where, left)
     # Beyond the catalogue: no Latin word at all but the keyboard's key
-    # names and the switch's "English" (its own name).
+    # names and the switch's "English" (its own name; "EN" on a phone).
     latin = set(LATIN_WORD.findall(text)) - KEY_NAMES
     assert latin == set(), (where, sorted(latin))
     digits = WESTERN_DIGIT.findall(text)
@@ -140,7 +140,7 @@ def test_the_site_in_nepali_shows_no_english_and_no_western_digits(
 
 
 ATLAS_CELLS = """async () => {
-  const { drawAtlas } = await import("/static/js/board/faces.js");
+  const drawAtlas = (doc, numerals) => window.tilesBoard.atlas(numerals);
   const cell = (atlas, face) => {
     const [u, v] = atlas.cells.get(face);
     const w = atlas.canvas.width * atlas.cellSize[0];
@@ -149,7 +149,7 @@ ATLAS_CELLS = """async () => {
     const ctx = atlas.canvas.getContext("2d");
     return Array.from(ctx.getImageData(u * atlas.canvas.width, y, w, h).data).join(",");
   };
-  const page = drawAtlas();  // the page's own numerals
+  const page = drawAtlas(document);  // the page's own numerals
   const western = drawAtlas(document, "0123456789");
   const faces = ["characters-5", "characters-9", "dots-5", "bamboo-9"];
   return Object.fromEntries(faces.map((f) => [f, cell(page, f) === cell(western, f)]));
@@ -158,8 +158,9 @@ ATLAS_CELLS = """async () => {
 
 def test_the_face_atlas_prints_devanagari_on_character_tiles(chromium, live_server):
     page, _ = nepali_page(chromium, live_server.url)
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/play/small/")
     assert page.locator("html").get_attribute("lang") == "ne"
+    until(page, "window.tilesBoard && window.tilesBoard.idle()")
     same = page.evaluate(ATLAS_CELLS)
     # Character tiles differ from the Western atlas; dots and bamboo do not.
     assert same == {
@@ -169,7 +170,8 @@ def test_the_face_atlas_prints_devanagari_on_character_tiles(chromium, live_serv
         "bamboo-9": True,
     }
     english = page.context.browser.new_context().new_page()
-    english.goto(live_server.url + "/")
+    english.goto(live_server.url + "/play/small/")
+    until(english, "window.tilesBoard && window.tilesBoard.idle()")
     assert all(english.evaluate(ATLAS_CELLS).values())
 
 

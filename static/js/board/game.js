@@ -9,6 +9,7 @@ import { Companion } from "./companion.js";
 import { keepShading, shadingOn } from "./prefs.js";
 import { digits, fill, gettext } from "../i18n.js";
 import { Geometry, matches } from "./rules.js";
+import { drawAtlas } from "./faces.js";
 import { BoardScene } from "./scene.js";
 
 const MESSAGE_MS = 4500;
@@ -93,6 +94,8 @@ class Game {
         camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
+      // The face atlas as this page draws it, or with other numerals.
+      atlas: (numerals) => drawAtlas(document, numerals),
       // The tile a tap at (x, y) would pick (its id), or null.
       pickAt: (x, y) => {
         const i = this.scene.pick(x, y);
