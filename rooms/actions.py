@@ -15,8 +15,10 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Player
+from config.numerals import local_digits
 from games.engine.deal import generate_deal
 from games.engine.hint import Hint
 from games.layouts import playable_layout
@@ -79,13 +81,13 @@ def _members(room: Room) -> list[Member]:
 def _member(room: Room, player: Player) -> Member:
     member = room.members.filter(player=player).first()
     if member is None:
-        raise Forbidden("not_member", "you are not in this room")
+        raise Forbidden("not_member", gettext("you are not in this room"))
     return member
 
 
 def _require_host(room: Room, player: Player) -> None:
     if room.host_id != player.pk:
-        raise Forbidden("not_host", "only the host can do that")
+        raise Forbidden("not_host", gettext("only the host can do that"))
 
 
 def _racing_round(room: Room) -> tuple[Round, list[race.Racer]] | None:
@@ -214,7 +216,7 @@ def _race_move(code: str, player: Player, change: RaceChange) -> Room | None:
         if locked.mode == Round.Mode.TOGETHER:
             return None
         if locked.racing is None:
-            raise Conflict("no_race", "no race is in progress")
+            raise Conflict("no_race", gettext("no race is in progress"))
         # Read after the lock: changes to a room are applied in time order.
         now = current_time()
         rnd, old = locked.racing
@@ -245,7 +247,7 @@ def _member_room(locked: sql.Locked | None, code: str) -> Room:
     if locked is None:
         raise NotFound(f"no room {code!r}")
     if locked.seat is None:
-        raise Forbidden("not_member", "you are not in this room")
+        raise Forbidden("not_member", gettext("you are not in this room"))
     return locked.room
 
 
@@ -263,12 +265,12 @@ def _orm_round_action(
         now = current_time()
         current = _in_play(locked)
         if current is None:
-            raise Conflict("no_race", "no race is in progress")
+            raise Conflict("no_race", gettext("no race is in progress"))
         rnd, old = current
         if not rnd.is_together:
             new = change(old, seat, room, now)
         elif shared is None:
-            raise Refused("together", "Together has no undo, shuffle or stop")
+            raise Refused("together", gettext("Together has no undo, shuffle or stop"))
         else:
             new = shared(old, seat, room, now)
         writes = []
@@ -283,7 +285,7 @@ def _orm_round_action(
 def _clean_name(name: str) -> str:
     name = " ".join(str(name).split())[:NAME_MAX]
     if not name:
-        raise Refused("bad_name", "a display name is needed")
+        raise Refused("bad_name", gettext("a display name is needed"))
     return name
 
 
@@ -313,7 +315,11 @@ def create_room(player: Player, name: str) -> Room:
 
 def _seat(room: Room, **fields) -> Member:
     if room.members.count() >= MAX_SEATS:
-        raise Conflict("full", f"a room holds {MAX_SEATS} players and bots")
+        raise Conflict(
+            "full",
+            gettext("a room holds %(seats)s players and bots")
+            % {"seats": local_digits(MAX_SEATS)},
+        )
     member = Member.objects.create(room=room, seat=room.next_seat, **fields)
     room.next_seat += 1
     room.save(update_fields=["next_seat"])
@@ -343,9 +349,11 @@ def _late_racer(
 
 def _require_welcome(room: Room, player: Player) -> None:
     if player.pk in room.removed:
-        raise Forbidden("removed", "the host removed you from this room")
+        raise Forbidden("removed", gettext("the host removed you from this room"))
     if room.locked:
-        raise Forbidden("locked", "the host has locked this room to new players")
+        raise Forbidden(
+            "locked", gettext("the host has locked this room to new players")
+        )
 
 
 def join_room(code: str, player: Player, name: str) -> Room:
@@ -378,10 +386,14 @@ def add_bot(code: str, player: Player, level: str) -> Room:
         room = _locked(code)
         _require_host(room, player)
         if _racing_round(room) is not None:
-            raise Conflict("racing", "wait for the race to end")
+            raise Conflict("racing", gettext("wait for the race to end"))
         bots = [m for m in _members(room) if m.is_bot]
         if len(bots) >= MAX_BOTS:
-            raise Conflict("too_many_bots", f"a room takes up to {MAX_BOTS} bots")
+            raise Conflict(
+                "too_many_bots",
+                gettext("a room takes up to %(bots)s bots")
+                % {"bots": local_digits(MAX_BOTS)},
+            )
         taken = {m.name for m in bots}
         name = f"{level.capitalize()} bot"
         number = 2
@@ -398,7 +410,7 @@ def remove_bot(code: str, player: Player, seat: int) -> Room:
         room = _locked(code)
         _require_host(room, player)
         if _racing_round(room) is not None:
-            raise Conflict("racing", "wait for the race to end")
+            raise Conflict("racing", gettext("wait for the race to end"))
         deleted, _ = room.members.filter(seat=seat).exclude(bot_level="").delete()
         if not deleted:
             raise Refused("no_bot", f"no bot in seat {seat}")
@@ -413,7 +425,7 @@ def start_game(code: str, player: Player) -> Room:
         room = _locked(code)
         _require_host(room, player)
         if room.status != Room.Status.LOBBY:
-            raise Conflict("started", "the game has started")
+            raise Conflict("started", gettext("the game has started"))
         room.status = Room.Status.GAME
         _emit(room, [("room", room_json(room, _members(room)))], now, "status")
         return room
@@ -435,9 +447,9 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         room = _locked(code)
         _require_host(room, player)
         if room.status != Room.Status.GAME:
-            raise Conflict("not_started", "start the game first")
+            raise Conflict("not_started", gettext("start the game first"))
         if _racing_round(room) is not None:
-            raise Conflict("racing", "a race is in progress")
+            raise Conflict("racing", gettext("a race is in progress"))
         members = _members(room)
         # Members come in seat order, which is join order: Together's turns.
         seats = [(m.seat, m.name, m.bot_level) for m in members]
@@ -507,7 +519,9 @@ def remove_member(code: str, player: Player, seat: int) -> Room:
         if member is None:
             raise Refused("no_person", f"nobody sits in seat {seat}")
         if member.player_id == player.pk:
-            raise Refused("host_seat", "the host leaves with leave, not remove")
+            raise Refused(
+                "host_seat", gettext("the host leaves with leave, not remove")
+            )
         room.removed = [*room.removed, member.player_id]
         room.save(update_fields=["removed"])
         _unseat(room, member, current_time())
@@ -595,7 +609,7 @@ def back_to_safety(code: str, player: Player, move: int) -> Room:
     change."""
     rnd, rows, seat = _unlocked_round(code, player)
     if rnd.is_together:
-        raise Refused("together", "Together has no back to safety")
+        raise Refused("together", gettext("Together has no back to safety"))
     found = race.safety(rnd.state(rows), seat, current_time())
     if not found.pairs_back:
         return rnd.room
@@ -628,7 +642,8 @@ def _count_pause(room: Room, seat: int) -> None:
     if member.pauses >= PAUSES_PER_DEAL:
         raise Refused(
             "no_pauses_left",
-            f"you have used your {PAUSES_PER_DEAL} pauses of this deal",
+            gettext("you have used your %(pauses)s pauses of this deal")
+            % {"pauses": local_digits(PAUSES_PER_DEAL)},
         )
     member.pauses += 1
     member.save(update_fields=["pauses", "pauses_round"])
@@ -736,7 +751,7 @@ def _unlocked_round(code: str, player: Player) -> tuple[Round, list, int]:
     member = _member(room, player)
     current = _racing_round(room)
     if current is None:
-        raise Conflict("no_race", "no race is in progress")
+        raise Conflict("no_race", gettext("no race is in progress"))
     return (*current, member.seat)
 
 
