@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint deps runtime-deps js lock check-python bench clean
+.PHONY: run test lint deps runtime-deps js lock check-python gettext messages bench clean
 
 check-python:
 	@test -n "$(PYTHON_BIN)" || { echo "Python 3.12+ is required (see above)."; exit 1; }
@@ -32,6 +32,18 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
+# The translations: locale/*/LC_MESSAGES/*.po are kept in git, the .mo files
+# Django reads are compiled from them here (never committed). GNU gettext does
+# both jobs (msgfmt compiles, xgettext finds strings for the check below).
+gettext:
+	@command -v msgfmt >/dev/null && command -v xgettext >/dev/null || \
+	{ test "$$(id -u)" = 0 && apt-get update -qq && apt-get install -y -qq gettext >/dev/null; } || \
+	{ echo "GNU gettext is required: apt-get install gettext"; exit 1; }
+
+LOCALE_MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+locale/%.mo: locale/%.po | gettext
+	msgfmt --check -o $@ $<
+
 # Each page's JavaScript as one minified bundle (esbuild), rebuilt when a
 # source changes; static/js/ stays the source the node tests import.
 JS_SOURCES := $(shell find static/js -name '*.js' -not -path 'static/js/tests/*')
@@ -39,12 +51,17 @@ static/dist/.built: node_modules/.installed $(JS_SOURCES)
 	npm run --silent build
 	touch $@
 
+# After changing a string in the code: brings the catalogues up to date, then
+# translate what scripts/check-messages reports as missing.
+messages: deps
+	MESSAGES_UPDATE=1 scripts/check-messages
+
 js: static/dist/.built
 
-runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built
+runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built $(LOCALE_MO)
 
 # Everything a developer needs (the test target's set).
-deps: $(VENV)/.dev node_modules/.installed static/dist/.built
+deps: $(VENV)/.dev node_modules/.installed static/dist/.built $(LOCALE_MO)
 
 # pip-tools, from PyPI alone (this machine's pip.conf adds local mirrors):
 # the hashes written are PyPI's, for every file of each pinned release.
@@ -70,6 +87,7 @@ test: deps
 	$(PY) -m mypy
 	npx eslint static/js
 	$(PY) manage.py makemigrations --check --dry-run
+	scripts/check-messages
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser
 	node --test static/js/tests/
 	# Playwright's sync API and pytest-asyncio cannot share a process.

@@ -8,12 +8,18 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+
+from config.numerals import local_digits
 
 DISPLAY_NAME_MAX = 32
 
 
 def guest_name() -> str:
-    return f"Guest {secrets.randbelow(9000) + 1000}"
+    # In the language of the request that makes the guest: a Nepali page's
+    # guest is "पाहुना ४८२१".
+    number = local_digits(secrets.randbelow(9000) + 1000)
+    return gettext("Guest %(number)s") % {"number": number}
 
 
 def new_guest_token() -> str:
@@ -34,6 +40,9 @@ class Player(models.Model):
     # nobody how many players there are or which id is next.
     guest_token = models.CharField(max_length=32, unique=True, default=new_guest_token)
     created = models.DateTimeField(auto_now_add=True)
+    # The language a signed-in player chose (config/language.py): kept with
+    # the account so every device they sign in on speaks it. "" = not chosen.
+    language = models.CharField(max_length=16, blank=True, default="")
 
     def __str__(self) -> str:
         return self.display_name

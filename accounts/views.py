@@ -12,10 +12,12 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.forms import DisplayNameForm, SignUpForm
 from accounts.models import Player
+from accounts.password_help import password_help
 from accounts.players import (
     GUEST_COOKIE,
     claim_guest,
@@ -48,7 +50,7 @@ def signup(request):
             )
             player.save(update_fields=["display_name"])
             login(request, user)
-            messages.success(request, "Welcome! Your account is ready.")
+            messages.success(request, gettext("Welcome! Your account is ready."))
             return _forget_guest(redirect("accounts:profile"))
     else:
         initial = {"display_name": guest.display_name} if guest else {}
@@ -72,8 +74,13 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
 
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        form.fields["new_password1"].help_text = password_help()
+        return form
+
     def form_valid(self, form):
-        messages.success(self.request, "Your password was changed.")
+        messages.success(self.request, gettext("Your password was changed."))
         return super().form_valid(form)
 
 
@@ -96,7 +103,7 @@ def display_name(request):
     form = DisplayNameForm(request.POST, instance=player)
     if form.is_valid():
         form.save()
-        messages.success(request, "Display name saved.")
+        messages.success(request, gettext("Display name saved."))
         return redirect("accounts:profile")
     return _profile_page(request, player, form, status=400)
 

@@ -7,17 +7,18 @@ bug), so a script talking to the API always gets JSON back.
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 
 API_PREFIX = "/play/api/"
 
 PAGES = {
-    400: ("bad_request", "Bad request", "That request could not be read."),
-    403: ("forbidden", "Not allowed", "You cannot do that here."),
-    404: ("not_found", "Not found", "There is no page at this address."),
+    400: ("bad_request", _("Bad request"), _("That request could not be read.")),
+    403: ("forbidden", _("Not allowed"), _("You cannot do that here.")),
+    404: ("not_found", _("Not found"), _("There is no page at this address.")),
     500: (
         "server_error",
-        "Something went wrong",
-        "The server failed to answer. Try again in a moment.",
+        _("Something went wrong"),
+        _("The server failed to answer. Try again in a moment."),
     ),
 }
 

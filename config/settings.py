@@ -309,3 +309,22 @@ CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
     "schedule": 86400.0,
 }
 # ---------------------------------------------------------------------------
+
+# -- Languages (issue 17) ------------------------------------------------------
+# A third language is a line here plus locale/<code>/LC_MESSAGES/*.po (README).
+# The header's switch names each language in itself (Django's name_local).
+LANGUAGES = [("en", "English"), ("ne", "Nepali")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Django's LocaleMiddleware, but a signed-in player's saved choice comes first
+# (config/language.py), so it needs request.user: after AuthenticationMiddleware.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "config.language.PlayerLocaleMiddleware",
+)
+TEMPLATES[0]["OPTIONS"]["context_processors"].append(
+    "django.template.context_processors.i18n"
+)
+# A guest's choice lives in this cookie for a year (Django's set_language).
+LANGUAGE_COOKIE_AGE = SESSION_COOKIE_AGE
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -18,9 +18,11 @@ from functools import wraps
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 from django_ratelimit import core
 
 from accounts.players import current_player
+from config.numerals import local_digits
 
 # A django-ratelimit key: one of its names ("ip") or (group, request) -> str.
 Key = str | Callable[[str, HttpRequest], str]
@@ -74,8 +76,18 @@ class Throttle:
 def too_many(request: HttpRequest, wait_s: int) -> HttpResponse:
     """The 429: what was refused and when to try again."""
     minutes = math.ceil(wait_s / 60)
-    when = f"{wait_s} seconds" if wait_s < 120 else f"{minutes} minutes"
-    message = f"Too many tries: try again in {when}."
+    if wait_s < 120:
+        message = ngettext(
+            "Too many tries: try again in %(n)s second.",
+            "Too many tries: try again in %(n)s seconds.",
+            wait_s,
+        ) % {"n": local_digits(wait_s)}
+    else:
+        message = ngettext(
+            "Too many tries: try again in %(n)s minute.",
+            "Too many tries: try again in %(n)s minutes.",
+            minutes,
+        ) % {"n": local_digits(minutes)}
     wants_json = request.path.startswith("/play/api/") or (
         "application/json" in request.headers.get("Accept", "")
     )

@@ -5,7 +5,11 @@ the same board), and the deal comes from the stored row, made on first
 request when no worker made it ahead of time.
 """
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
 from accounts.models import Player
+from config.numerals import local_digits
 from dailies import days
 from dailies.deals import (
     REQUEST_SOLVER_NODES,
@@ -56,12 +60,20 @@ def check_level(rest: str, player: Player) -> None:
 def daily_title(rest: str, layout_name: str) -> str:
     """ "Daily · 1 December · Tall Turtle"."""
     day = days.parse_day(rest.partition(":")[0])
-    return f"Daily · {day.day} {day.strftime('%B')} · {layout_name}"
+    when = local_digits(date_format(day, "j F"))
+    return gettext("Daily · %(day)s · %(layout)s") % {
+        "day": when,
+        "layout": layout_name,
+    }
 
 
 def level_title(rest: str, layout_name: str) -> str:
     """ "Level 12 · Pagoda"."""
-    return f"Level {_level_number(rest)} · {layout_name}"
+    number = local_digits(_level_number(rest))
+    return gettext("Level %(number)s · %(layout)s") % {
+        "number": number,
+        "layout": layout_name,
+    }
 
 
 def next_level(rest: str) -> str | None:

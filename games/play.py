@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from django.utils.translation import gettext
+
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, clearing_order, still_to_take
 from games.engine.hint import hint as engine_hint
@@ -125,7 +127,7 @@ def deal(
 
 def _require_play(state: RunState) -> None:
     if not state.in_play:
-        raise Conflict("finished", f"this run is over ({state.status})")
+        raise Conflict("finished", gettext("this run is over"))
 
 
 def _require_move(state: RunState, move: int) -> None:
@@ -175,7 +177,7 @@ def undo(state: RunState, move: int, now: datetime) -> RunState:
     _require_play(state)
     _require_move(state, move)
     if not state.moves:
-        raise Refused("empty", "no pair has been taken yet")
+        raise Refused("empty", gettext("no pair has been taken yet"))
     return replace(
         state,
         moves=state.moves[:-1],
@@ -238,7 +240,9 @@ def back_to_safety(state: RunState, now: datetime) -> tuple[RunState, Safety]:
 def where_it_turned(state: RunState) -> Safety:
     """For a finished run only: while it is in play this would be a hint."""
     if state.in_play:
-        raise Conflict("in_play", "where it turned is shown once the run is over")
+        raise Conflict(
+            "in_play", gettext("where it turned is shown once the run is over")
+        )
     return safety(state)
 
 
@@ -296,12 +300,14 @@ def shuffle(state: RunState, seed: str, now: datetime) -> RunState:
     """Re-lay the standing faces so the pile clears (where the mode allows)."""
     _require_play(state)
     if not state.can_shuffle:
-        raise Refused("no_shuffle", "shuffling is not allowed on this board")
+        raise Refused("no_shuffle", gettext("shuffling is not allowed on this board"))
     result = engine_shuffle(state.board(), seed)
     if result.faces is None:
         raise Conflict(
             "no_order",
-            "the standing tiles cannot be cleared in any order; undo or restart",
+            gettext(
+                "the standing tiles cannot be cleared in any order; undo or restart"
+            ),
         )
     return replace(
         state,

@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.players import known_player
@@ -57,7 +58,7 @@ def board(request, slug: str):
     context = {
         "layout": layout,
         "board_key": key,
-        "title": board_title(key, layout.name),
+        "title": board_title(key, gettext(layout.name)),
         # The board page redirects to the next board's own layout.
         "next_url": following
         and reverse("games:board", args=[layout.slug])

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounts.models import Player
 from games.errors import Conflict, Forbidden, NotFound, Refused
 from rooms import clock, move_tx, race, sql, together
@@ -44,13 +46,13 @@ def members_of(room: Room) -> list[Member]:
 def member_of(room: Room, player: Player) -> Member:
     member = room.members.filter(player=player).first()
     if member is None:
-        raise Forbidden("not_member", "you are not in this room")
+        raise Forbidden("not_member", gettext("you are not in this room"))
     return member
 
 
 def require_host(room: Room, player: Player) -> None:
     if room.host_id != player.pk:
-        raise Forbidden("not_host", "only the host can do that")
+        raise Forbidden("not_host", gettext("only the host can do that"))
 
 
 def in_play(room: Room) -> sql.InPlay | None:
@@ -156,9 +158,9 @@ def round_action(
             raise NotFound(f"no room {code!r}")
         seat = locked.row.seat
         if seat is None:
-            raise Forbidden("not_member", "you are not in this room")
+            raise Forbidden("not_member", gettext("you are not in this room"))
         if locked.play is None:
-            raise Conflict("no_race", "no race is in progress")
+            raise Conflict("no_race", gettext("no race is in progress"))
         # Read after the lock: changes to a room are applied in time order.
         now, room, play = clock.current_time(), locked.room, locked.play
         old = play.state
@@ -166,7 +168,7 @@ def round_action(
         if not isinstance(old, together.Together):
             new = change(old, seat, room, now)
         elif shared is None:
-            raise Refused("together", "Together has no undo, shuffle or stop")
+            raise Refused("together", gettext("Together has no undo, shuffle or stop"))
         else:
             new = shared(old, seat, room, now)
         writes = extra(locked, old, new) if extra else ()

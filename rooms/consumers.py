@@ -20,7 +20,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
+from django.utils.translation import gettext
 
+from config.language import scope_language
+from config.numerals import local_digits
 from games.errors import ActionError
 from rooms import actions, limits
 from rooms.identity import player_for_scope
@@ -155,7 +159,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.player, self.seat = found
         if not self._count(("seat", self.code, self.player.pk), SOCKETS_PER_SEAT):
             await self._refuse_too_many(
-                f"you have {SOCKETS_PER_SEAT} connections to this room already"
+                gettext("you have %(count)s connections to this room already")
+                % {"count": local_digits(SOCKETS_PER_SEAT)}
             )
             return
         self.bucket = TokenBucket(self.RATE, self.BURST)
@@ -227,7 +232,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         player sends and each event of the room. This consumer reaches the
         database only from the worker threads of `in_thread`, where
         database_sync_to_async closes them, so the busiest two messages skip
-        the hop."""
+        the hop. Everything it says to the person is in their page's
+        language."""
+        with translation.override(scope_language(self.scope)):
+            await self._dispatch_frame(message)
+
+    async def _dispatch_frame(self, message: dict) -> None:
         if message["type"] == "room.events":
             await self.room_events(message)
         elif message["type"] == "websocket.receive":
@@ -248,7 +258,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if self.strikes >= self.MAX_STRIKES:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self._error(None, "rate_limited", "too many messages; slow down")
+            await self._error(
+                None, "rate_limited", gettext("too many messages; slow down")
+            )
             return
         if text_data is None:
             refusal = "send messages as text frames of JSON, not binary"
@@ -295,7 +307,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "hint":
             if not limits.HINTS.allow(self.player.pk):
                 every = f"{1 / HINT_RATE:g}"
-                message = f"one hint every {every} seconds at most; try again soon"
+                message = gettext(
+                    "one hint every %(every)s seconds at most; try again soon"
+                ) % {"every": local_digits(every)}
                 await self._error(ref, "rate_limited", message)
                 return
             hint = database_sync_to_async(

@@ -4,6 +4,7 @@ import secrets
 from dataclasses import replace
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import Player
 from games.engine.deal import generate_deal
@@ -36,9 +37,9 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         room = locked_room(code)
         require_host(room, player)
         if room.status != Room.Status.GAME:
-            raise Conflict("not_started", "start the game first")
+            raise Conflict("not_started", gettext("start the game first"))
         if in_play(room) is not None:
-            raise Conflict("racing", "a race is in progress")
+            raise Conflict("racing", gettext("a race is in progress"))
         members = members_of(room)
         # Members come in seat order, which is join order: Together's turns.
         seats = [(m.seat, m.name, m.bot_level) for m in members]

@@ -2,7 +2,10 @@
 
 import secrets
 
+from django.utils.translation import gettext
+
 from accounts.models import Player
+from config.numerals import local_digits
 from games.engine.hint import Hint
 from games.errors import ActionError, Conflict, NotFound, Refused
 from rooms import clock, race, sql, together
@@ -40,7 +43,7 @@ def back_to_safety(code: str, player: Player, move: int) -> Room:
     change."""
     room, state, seat = _unlocked_round(code, player)
     if isinstance(state, together.Together):
-        raise Refused("together", "Together has no back to safety")
+        raise Refused("together", gettext("Together has no back to safety"))
     found = race.safety(state, seat, clock.current_time())
     if not found.pairs_back:
         return room
@@ -78,7 +81,8 @@ def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
     if used >= PAUSES_PER_DEAL:
         raise Refused(
             "no_pauses_left",
-            f"you have used your {PAUSES_PER_DEAL} pauses of this deal",
+            gettext("you have used your %(pauses)s pauses of this deal")
+            % {"pauses": local_digits(PAUSES_PER_DEAL)},
         )
     return sql.pause_writes(row.id, row.seat, used + 1, row.current_round_id)
 
@@ -173,5 +177,5 @@ def _unlocked_round(code: str, player: Player) -> tuple[Room, State, int]:
     member = member_of(room, player)
     play = in_play(room)
     if play is None:
-        raise Conflict("no_race", "no race is in progress")
+        raise Conflict("no_race", gettext("no race is in progress"))
     return room, play.state, member.seat

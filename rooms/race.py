@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 
+from django.utils.translation import gettext
+
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, still_to_take
 from games.engine.hint import hint as engine_hint
@@ -48,6 +50,15 @@ STOPPED = "stopped"
 TIMED_OUT = "timed_out"
 LEFT = "left"
 # Race statuses.
+# Why a racer who is out cannot move, said to them (a function: translated
+# in the language of whoever asks, at the moment they ask).
+DONE_MESSAGES = {
+    CLEARED: lambda: gettext("you have cleared your pile"),
+    STOPPED: lambda: gettext("you have stopped"),
+    TIMED_OUT: lambda: gettext("your time is up"),
+    LEFT: lambda: gettext("you have left this race"),
+}
+
 RACING = "racing"
 OVER = "over"
 
@@ -164,7 +175,7 @@ class Race:
         for r in self.racers:
             if r.seat == seat:
                 return r
-        raise Refused("not_racing", "you are not racing on this deal")
+        raise Refused("not_racing", gettext("you are not racing on this deal"))
 
     def race_ms(self, now: datetime) -> int:
         return self.clock.elapsed_ms(now)
@@ -227,7 +238,9 @@ def join(race: Race, seat: int, name: str, bot: str, now: datetime) -> Race:
     """A late joiner races on this deal only in its first few seconds."""
     late = now - race.dealt_at > timedelta(milliseconds=LATE_JOIN_MS)
     if race.status != RACING or late:
-        raise Conflict("in_progress", "a race is in progress; you join the next deal")
+        raise Conflict(
+            "in_progress", gettext("a race is in progress; you join the next deal")
+        )
     if any(r.seat == seat for r in race.racers):
         return race
     racer = Racer(seat=seat, name=name, faces=race.faces, bot=bot)
@@ -288,14 +301,14 @@ def wake_at(race: Race) -> datetime | None:
 def _acting(race: Race, seat: int, now: datetime, move: int | None = None) -> Racer:
     """The racer making a move, once the race allows it."""
     if race.status != RACING:
-        raise Conflict("over", "this race is over")
+        raise Conflict("over", gettext("this race is over"))
     racer = race.racer(seat)
     if not racer.playing:
-        raise Conflict("done", f"you have {racer.status.replace('_', ' ')}")
+        raise Conflict("done", DONE_MESSAGES[racer.status]())
     if race.paused:
-        raise Conflict("paused", "the race is paused")
+        raise Conflict("paused", gettext("the race is paused"))
     if race.clock.running_since is not None and race.clock.running_since > now:
-        raise Conflict("building", "the pile is still being built")
+        raise Conflict("building", gettext("the pile is still being built"))
     if move is not None and move != len(racer.steps):
         raise Conflict(
             "stale",
@@ -335,7 +348,7 @@ def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
     race = settle(race, now)
     racer = _acting(race, seat, now, move)
     if not racer.steps:
-        raise Refused("empty", "there is nothing to undo")
+        raise Refused("empty", gettext("there is nothing to undo"))
     _, _, faces_before = racer.steps[-1]
     faces = faces_before if faces_before is not None else racer.faces
     return race.with_racer(replace(racer, steps=racer.steps[:-1], faces=faces))
@@ -390,10 +403,12 @@ def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:
     racer = _acting(race, seat, now)
     board = racer.board(race.layout)
     if board.has_move():
-        raise Refused("pair_on_table", "a matching pair is still free")
+        raise Refused("pair_on_table", gettext("a matching pair is still free"))
     result = engine_shuffle(board, seed)
     if result.faces is None:
-        raise Conflict("no_order", "no order clears the standing tiles: undo or stop")
+        raise Conflict(
+            "no_order", gettext("no order clears the standing tiles: undo or stop")
+        )
     step = shuffled(race.own_ms(racer, now), racer.faces)
     racer = replace(
         racer,
@@ -411,7 +426,7 @@ def stop(race: Race, seat: int, now: datetime) -> Race:
     race = settle(race, now)
     racer = _acting(race, seat, now)
     if racer.board(race.layout).has_move():
-        raise Refused("pair_on_table", "a matching pair is still free")
+        raise Refused("pair_on_table", gettext("a matching pair is still free"))
     return _end_racer(race, racer, STOPPED, now)
 
 
@@ -440,13 +455,13 @@ def _require_still_racing(race: Race, seat: int) -> None:
     """Only a racer still playing stops or starts everyone's clock: not a
     late joiner watching, nor one who has cleared or stopped."""
     if not race.racer(seat).playing:
-        raise Refused("done", "you are out of this race: the others play on")
+        raise Refused("done", gettext("you are out of this race: the others play on"))
 
 
 def pause(race: Race, seat: int, now: datetime) -> Race:
     race = settle(race, now)
     if race.status != RACING:
-        raise Conflict("over", "this race is over")
+        raise Conflict("over", gettext("this race is over"))
     _require_still_racing(race, seat)
     if race.paused:
         return race
@@ -455,7 +470,7 @@ def pause(race: Race, seat: int, now: datetime) -> Race:
 
 def resume(race: Race, seat: int, now: datetime) -> Race:
     if race.status != RACING:
-        raise Conflict("over", "this race is over")
+        raise Conflict("over", gettext("this race is over"))
     _require_still_racing(race, seat)
     if not race.paused:
         return race
@@ -467,10 +482,10 @@ def end_now(race: Race, host_seat: int, now: datetime) -> Race:
     stopped. Those still playing stop with the matches made."""
     race = settle(race, now)
     if race.status != RACING:
-        raise Conflict("over", "this race is over")
+        raise Conflict("over", gettext("this race is over"))
     host = next((r for r in race.racers if r.seat == host_seat), None)
     if host is not None and host.playing:
-        raise Refused("host_playing", "clear or stop your own pile first")
+        raise Refused("host_playing", gettext("clear or stop your own pile first"))
     # End every racer at the same moment, then close the race once.
     for r in race.racers:
         if r.playing:

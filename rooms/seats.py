@@ -4,8 +4,10 @@ from dataclasses import replace
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from accounts.models import Player
+from config.numerals import local_digits
 from games.errors import Conflict, Forbidden, Refused
 from rooms import clock, race, together
 from rooms.bots import LEVELS
@@ -32,7 +34,7 @@ MAX_BOTS = 3
 def _clean_name(name: str) -> str:
     name = " ".join(str(name).split())[:NAME_MAX]
     if not name:
-        raise Refused("bad_name", "a display name is needed")
+        raise Refused("bad_name", gettext("a display name is needed"))
     return name
 
 
@@ -62,7 +64,11 @@ def create_room(player: Player, name: str) -> Room:
 
 def _seat(room: Room, **fields) -> Member:
     if room.members.count() >= MAX_SEATS:
-        raise Conflict("full", f"a room holds {MAX_SEATS} players and bots")
+        raise Conflict(
+            "full",
+            gettext("a room holds %(seats)s players and bots")
+            % {"seats": local_digits(MAX_SEATS)},
+        )
     member = Member.objects.create(room=room, seat=room.next_seat, **fields)
     room.next_seat += 1
     room.save(update_fields=["next_seat"])
@@ -91,9 +97,11 @@ def _late_racer(
 
 def _require_welcome(room: Room, player: Player) -> None:
     if player.pk in room.removed:
-        raise Forbidden("removed", "the host removed you from this room")
+        raise Forbidden("removed", gettext("the host removed you from this room"))
     if room.locked:
-        raise Forbidden("locked", "the host has locked this room to new players")
+        raise Forbidden(
+            "locked", gettext("the host has locked this room to new players")
+        )
 
 
 def join_room(code: str, player: Player, name: str) -> Room:
@@ -125,7 +133,7 @@ def _between_deals(code: str, player: Player) -> Room:
     room = locked_room(code)
     require_host(room, player)
     if in_play(room) is not None:
-        raise Conflict("racing", "wait for the race to end")
+        raise Conflict("racing", gettext("wait for the race to end"))
     return room
 
 
@@ -137,7 +145,11 @@ def add_bot(code: str, player: Player, level: str) -> Room:
         room = _between_deals(code, player)
         bots = [m for m in members_of(room) if m.is_bot]
         if len(bots) >= MAX_BOTS:
-            raise Conflict("too_many_bots", f"a room takes up to {MAX_BOTS} bots")
+            raise Conflict(
+                "too_many_bots",
+                gettext("a room takes up to %(bots)s bots")
+                % {"bots": local_digits(MAX_BOTS)},
+            )
         taken = {m.name for m in bots}
         name = f"{level.capitalize()} bot"
         number = 2
@@ -166,7 +178,7 @@ def start_game(code: str, player: Player) -> Room:
         room = locked_room(code)
         require_host(room, player)
         if room.status != Room.Status.LOBBY:
-            raise Conflict("started", "the game has started")
+            raise Conflict("started", gettext("the game has started"))
         room.status = Room.Status.GAME
         emit(room, [("room", room_json(room, members_of(room)))], now, "status")
         return room
@@ -192,7 +204,9 @@ def remove_member(code: str, player: Player, seat: int) -> Room:
         if member is None:
             raise Refused("no_person", f"nobody sits in seat {seat}")
         if member.player_id == player.pk:
-            raise Refused("host_seat", "the host leaves with leave, not remove")
+            raise Refused(
+                "host_seat", gettext("the host leaves with leave, not remove")
+            )
         room.removed = [*room.removed, member.player_id]
         room.save(update_fields=["removed"])
         _unseat(room, member, clock.current_time())

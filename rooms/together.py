@@ -55,6 +55,8 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
 
+from django.utils.translation import gettext
+
 from games.engine.board import Board, MoveError
 from games.engine.faces import SUIT_FACES, group_of
 from games.engine.hint import Hint
@@ -260,7 +262,7 @@ def deal(
     clearing order of the deal."""
     seated = tuple(Seat(seat=s, name=n, bot=b) for s, n, b in seats)
     if not seated:
-        raise Refused("no_seats", "nobody to play")
+        raise Refused("no_seats", gettext("nobody to play"))
     return Together(
         layout=layout,
         faces=faces,
@@ -481,22 +483,24 @@ def _require_seated(state: Together, seat: int) -> None:
     someone watching it."""
     index = state.find(seat)
     if index is None or state.seats[index].left:
-        raise Refused("not_seated", "you watch this pile; you play the next deal")
+        raise Refused(
+            "not_seated", gettext("you watch this pile; you play the next deal")
+        )
 
 
 def _acting(state: Together, seat: int, now: datetime) -> int:
     """The index of the seat asking, once it may act on the pile now."""
     if state.status != PLAYING:
-        raise Conflict("over", "this game is over")
+        raise Conflict("over", gettext("this game is over"))
     _require_seated(state, seat)
     index = state.find(seat)
     if state.paused:
-        raise Conflict("paused", "the game is paused")
+        raise Conflict("paused", gettext("the game is paused"))
     since = state.clock.running_since
     if since is not None and since > now:
-        raise Conflict("building", "the pile is still being built")
+        raise Conflict("building", gettext("the pile is still being built"))
     if state.turn != index:
-        raise Conflict("not_your_turn", "it is not your turn")
+        raise Conflict("not_your_turn", gettext("it is not your turn"))
     return index
 
 
@@ -616,7 +620,7 @@ def pause(state: Together, seat: int, now: datetime) -> Together:
     """Stop the shared clock, and with it the turn's time."""
     state = run_due(state, now)
     if state.status != PLAYING:
-        raise Conflict("over", "this game is over")
+        raise Conflict("over", gettext("this game is over"))
     _require_seated(state, seat)
     if state.paused:
         return state
@@ -626,7 +630,7 @@ def pause(state: Together, seat: int, now: datetime) -> Together:
 def resume(state: Together, seat: int, now: datetime) -> Together:
     """Run the clock again: the turn has the time it had left at the pause."""
     if state.status != PLAYING:
-        raise Conflict("over", "this game is over")
+        raise Conflict("over", gettext("this game is over"))
     _require_seated(state, seat)
     if not state.paused:
         return state

@@ -7,6 +7,7 @@ room's websocket (docs/protocol.md).
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.players import current_player, known_player
@@ -28,7 +29,7 @@ from rooms.moves import PAUSES_PER_DEAL
 def _open_room(code: str) -> Room:
     room = Room.objects.open().filter(code=code.upper()).first()
     if room is None:
-        raise Http404("No such room: check the code, or host a new room.")
+        raise Http404(gettext("No such room: check the code, or host a new room."))
     return room
 
 
@@ -92,7 +93,7 @@ def watch(request):
         if Room.objects.open().filter(code=code).exists():
             return render(request, "rooms/watch.html", {"code": code})
         CODE_GUESSES.hit(request)
-        form.add_error("code", "No open room has that code.")
+        form.add_error("code", gettext("No open room has that code."))
     status = 400 if form.is_bound else 200
     return render(request, "rooms/watch_code.html", {"form": form}, status=status)
 

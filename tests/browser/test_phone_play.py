@@ -179,8 +179,7 @@ def test_8_and_9_of_every_suit_differ_at_phone_size(open_turtle):
     # stroke); now their Chinese numerals (八, 九) differ too.
     differ = page.evaluate(
         """async () => {
-          const { drawAtlas } = await import('/static/js/board/faces.js');
-          const atlas = drawAtlas();
+          const atlas = window.tilesBoard.atlas();
           const size = 56;
           const [cw, ch] = atlas.cellSize;
           const pixels = (face) => {

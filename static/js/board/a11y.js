@@ -3,21 +3,43 @@
 // pile, arrow keys that walk it by position on the table, and the names read
 // out for faces and blocked reasons. Browser tests press these buttons too.
 
-const SUIT_NAMES = { characters: "Characters", dots: "Dots", bamboo: "Bamboo" };
+import { digits, fill, gettext } from "../i18n.js";
+
+// Whole names, not words put together: a language may order them its own way.
+const SUIT_NAMES = {
+  characters: gettext("Characters %(n)s"),
+  dots: gettext("Dots %(n)s"),
+  bamboo: gettext("Bamboo %(n)s"),
+};
+const HONOUR_NAMES = {
+  "wind-east": gettext("East wind"),
+  "wind-south": gettext("South wind"),
+  "wind-west": gettext("West wind"),
+  "wind-north": gettext("North wind"),
+  "dragon-red": gettext("Red dragon"),
+  "dragon-green": gettext("Green dragon"),
+  "dragon-white": gettext("White dragon"),
+  "flower-plum": gettext("Plum flower"),
+  "flower-orchid": gettext("Orchid flower"),
+  "flower-chrysanthemum": gettext("Chrysanthemum flower"),
+  "flower-bamboo": gettext("Bamboo flower"),
+  "season-spring": gettext("Spring season"),
+  "season-summer": gettext("Summer season"),
+  "season-autumn": gettext("Autumn season"),
+  "season-winter": gettext("Winter season"),
+};
 
 /** A face code as words: "Dots 5", "East wind", "Red dragon", "Plum flower". */
 export function faceName(face) {
   const [kind, value] = face.split("-");
-  const word = value.charAt(0).toUpperCase() + value.slice(1);
-  if (SUIT_NAMES[kind]) return `${SUIT_NAMES[kind]} ${value}`;
-  if (kind === "wind") return `${word} wind`;
-  if (kind === "dragon") return `${word} dragon`;
-  return `${word} ${kind}`;
+  if (SUIT_NAMES[kind]) return fill(SUIT_NAMES[kind], { n: digits(value) });
+  if (HONOUR_NAMES[face]) return HONOUR_NAMES[face];
+  return `${value.charAt(0).toUpperCase() + value.slice(1)} ${kind}`;
 }
 
 export const REASONS = {
-  covered: "That tile is covered: clear the tile on top of it first.",
-  sides: "That tile is held on both sides: free its left or right side first.",
+  covered: gettext("That tile is covered: clear the tile on top of it first."),
+  sides: gettext("That tile is held on both sides: free its left or right side first."),
 };
 
 const DIRECTIONS = {
@@ -67,7 +89,8 @@ export class FreeTileList {
     const t = this.tiles[i];
     const col = (t.x - this.minX) / 2 + 1;
     const row = (t.y - this.minY) / 2 + 1;
-    return `level ${t.z + 1}, column ${col}, row ${row}`;
+    const where = gettext("level %(level)s, column %(column)s, row %(row)s");
+    return fill(where, { level: digits(t.z + 1), column: digits(col), row: digits(row) });
   }
 
   /** Rebuild the list for these free tile indices (reading order), keeping focus. */

@@ -5,53 +5,82 @@
 // need only a few hooks: the Game gives it `send`, `show`, `say` and
 // `watching` (taps are ignored while a replay runs).
 
+import { digits, fill, gettext, ngettext, pgettext } from "../i18n.js";
 import { faceName } from "./a11y.js";
 
 const WARN_KEY = "tiles.warn";
 export const REPLAY_MS = 700;
 
-const SUITS = { characters: "Characters", dots: "Dots", bamboo: "Bamboo" };
+const SUITS = {
+  characters: gettext("%(n)s of Characters"),
+  dots: gettext("%(n)s of Dots"),
+  bamboo: gettext("%(n)s of Bamboo"),
+};
+
+/** "5 of Dots", "East wind": a tile's kind, without an article. */
+function tileKind(face) {
+  const [kind, value] = face.split("-");
+  if (SUITS[kind]) return fill(SUITS[kind], { n: digits(value) });
+  return faceName(face);
+}
 
 /** "the 5 of Dots", "the East wind": how the result screen names a tile. */
 export function tileWords(face) {
-  const [kind, value] = face.split("-");
-  if (SUITS[kind]) return `the ${value} of ${SUITS[kind]}`;
-  return `the ${faceName(face)}`;
+  return fill(gettext("the %(tile)s"), { tile: tileKind(face) });
 }
+
+// English ordinals by their last digits; a language with one ordinal form
+// translates all four alike.
+const ORDINALS = {
+  st: pgettext("ordinal", "%(n)sst"),
+  nd: pgettext("ordinal", "%(n)snd"),
+  rd: pgettext("ordinal", "%(n)srd"),
+  th: pgettext("ordinal", "%(n)sth"),
+};
 
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd ... */
 export function ordinal(n) {
   const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return fill(ORDINALS[suffix], { n: digits(n) });
 }
 
 /** What back to safety found, in a sentence. */
 export function safetyWords(found) {
   if (!found.exact) {
-    return "The search ran out of time before it could tell how far back the pile could still be cleared; nothing was undone.";
+    return gettext(
+      "The search ran out of time before it could tell how far back the pile could still be cleared; nothing was undone.",
+    );
   }
-  if (found.clearable_now) return "The pile can still be cleared: no need to go back.";
-  if (found.pairs_back == null) return "No position of this game could be cleared.";
+  if (found.clearable_now) return gettext("The pile can still be cleared: no need to go back.");
+  if (found.pairs_back == null) return gettext("No position of this game could be cleared.");
   const n = found.pairs_back;
-  return `${n} pair${n === 1 ? "" : "s"} back the pile could still be cleared: you are there now.`;
+  const words = ngettext(
+    "%(n)s pair back the pile could still be cleared: you are there now.",
+    "%(n)s pairs back the pile could still be cleared: you are there now.",
+    n,
+  );
+  return fill(words, { n: digits(n) });
 }
 
 /** The first step of a certificate that the pile was lost, for people. */
 export function whyWords(why, face) {
   if (!why || why.rule !== "no-pairing") return "";
-  const kind = tileWords(face).replace(/^the /, "");
-  if (why.group.length === 2) return ` The last two ${kind} lie one on the other.`;
-  return ` Whichever way the four ${kind} are paired, one lies on its partner.`;
+  const kind = tileKind(face);
+  if (why.group.length === 2) {
+    return " " + fill(gettext("The last two %(tile)s lie one on the other."), { tile: kind });
+  }
+  return " " + fill(gettext("Whichever way the four %(tile)s are paired, one lies on its partner."), { tile: kind });
 }
 
 /** Where a finished run turned, in a sentence. */
 export function turnedWords(turned) {
-  if (!turned.exact) return "The search ran out of time before it found where this game turned.";
-  if (turned.clearable_now) return "The pile could still be cleared when you stopped.";
-  if (turned.turned_at == null) return "This deal could not be cleared from the start.";
+  if (!turned.exact) return gettext("The search ran out of time before it found where this game turned.");
+  if (turned.clearable_now) return gettext("The pile could still be cleared when you stopped.");
+  if (turned.turned_at == null) return gettext("This deal could not be cleared from the start.");
   const why = whyWords(turned.why, turned.face);
-  return `It turned on your ${ordinal(turned.turned_at)} pair, ${tileWords(turned.face)}: after it the pile could no longer be cleared.${why}`;
+  const words = gettext("It turned on your %(nth)s pair, %(tile)s: after it the pile could no longer be cleared.");
+  return fill(words, { nth: ordinal(turned.turned_at), tile: tileWords(turned.face) }) + why;
 }
 
 function stored(key) {
@@ -94,14 +123,14 @@ export class Companion {
   #build() {
     const stuck = this.$("stuck");
     if (stuck) {
-      stuck.append(button("safety", "Back to safety"), button("way", "Show me a way through"));
+      stuck.append(button("safety", gettext("Back to safety")), button("way", gettext("Show me a way through")));
     }
     const menu = document.querySelector(".more-menu");
     if (menu) {
       menu.prepend(
-        button("safety", "Back to safety"),
-        button("way", "Show me a way through"),
-        button("warn", "Warn me when the pile is lost", { id: "warn-toggle" }),
+        button("safety", gettext("Back to safety")),
+        button("way", gettext("Show me a way through")),
+        button("warn", gettext("Warn me when the pile is lost"), { id: "warn-toggle" }),
       );
     }
     this.note = document.createElement("div");
@@ -111,9 +140,9 @@ export class Companion {
     this.note.hidden = true;
     this.note.append(
       Object.assign(document.createElement("span"), {
-        textContent: "That pair lost the pile: it can no longer be cleared.",
+        textContent: gettext("That pair lost the pile: it can no longer be cleared."),
       }),
-      button("safety", "Back to safety"),
+      button("safety", gettext("Back to safety")),
     );
     const notes = document.querySelector(".board-notes");
     if (notes) notes.append(this.note);
@@ -122,17 +151,17 @@ export class Companion {
     this.bar.className = "replay-bar";
     this.bar.hidden = true;
     this.barText = Object.assign(document.createElement("span"), { className: "tabular" });
-    this.pauseButton = button("replay-pause", "Pause");
-    this.stepButton = button("replay-step", "Step");
-    this.bar.append(this.barText, this.pauseButton, this.stepButton, button("replay-done", "Back to my game"));
+    this.pauseButton = button("replay-pause", gettext("Pause"));
+    this.stepButton = button("replay-step", gettext("Step"));
+    this.bar.append(this.barText, this.pauseButton, this.stepButton, button("replay-done", gettext("Back to my game")));
     const stage = document.querySelector(".board-stage");
     if (stage) stage.append(this.bar);
     const note = this.$("result-note");
     if (note) {
       this.turnedText = Object.assign(document.createElement("p"), { id: "result-turned" });
       this.turnedText.hidden = true;
-      this.turnedButton = button("turned-show", "Show where it turned", { hidden: true });
-      this.wayButton = button("way", "Show me a way through", { hidden: true, id: "result-way" });
+      this.turnedButton = button("turned-show", gettext("Show where it turned"), { hidden: true });
+      this.wayButton = button("way", gettext("Show me a way through"), { hidden: true, id: "result-way" });
       note.after(this.turnedText);
       const actions = this.$("result").querySelector(".dialog-actions");
       actions.prepend(this.turnedButton, this.wayButton);
@@ -204,8 +233,8 @@ export class Companion {
     const base = way.from === "start" ? [] : data.run.removed.map((p) => [...p]);
     this.game.say(
       way.from === "start"
-        ? "The pile could no longer be cleared, so here is a way through from the start."
-        : "A way through from here.",
+        ? gettext("The pile could no longer be cleared, so here is a way through from the start.")
+        : gettext("A way through from here."),
     );
     this.#startReplay(base, way.pairs, way.faces);
   }
@@ -255,8 +284,8 @@ export class Companion {
   #render() {
     const r = this.replay;
     const done = r.k >= r.pairs.length;
-    this.barText.textContent = `${r.k} of ${r.pairs.length} pairs`;
-    this.pauseButton.textContent = r.paused ? "Play" : "Pause";
+    this.barText.textContent = fill(gettext("%(k)s of %(n)s pairs"), { k: digits(r.k), n: digits(r.pairs.length) });
+    this.pauseButton.textContent = r.paused ? gettext("Play") : gettext("Pause");
     this.pauseButton.disabled = this.stepButton.disabled = done;
     this.game.root.dataset.replay = done ? "done" : r.paused ? "paused" : "playing";
   }
@@ -279,7 +308,7 @@ export class Companion {
     this.turned = null;
     if (run.status !== "lost") return;
     this.turnedText.hidden = false;
-    this.turnedText.textContent = "Working out where it turned…";
+    this.turnedText.textContent = gettext("Working out where it turned…");
     const data = await this.game.send("turned", null, { method: "GET" });
     if (!data) return;
     this.turned = { ...data.turned, removed: data.run.removed };
@@ -295,9 +324,9 @@ export class Companion {
     const before = t.removed.slice(0, t.turned_at - 1);
     this.#startReplay(before, [], null);
     this.pauseButton.hidden = this.stepButton.hidden = true;
-    this.barText.textContent = `Before your ${ordinal(t.turned_at)} pair`;
+    this.barText.textContent = fill(gettext("Before your %(nth)s pair"), { nth: ordinal(t.turned_at) });
     const [a, b] = t.pair.map((id) => this.game.indexById.get(id));
     this.game.scene.showHint(a, b);
-    this.game.say(`Taking ${tileWords(t.face)} here lost the pile.`);
+    this.game.say(fill(gettext("Taking %(tile)s here lost the pile."), { tile: tileWords(t.face) }));
   }
 }

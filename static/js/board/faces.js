@@ -6,7 +6,11 @@
 // and what is beside it keeps 8 and 9 apart too: dots and bamboo by the
 // pattern's shape (8 is two columns of four or four of two, 9 three rows of
 // three), characters by their Chinese numeral (八, 九) drawn in strokes.
+// The number on a character tile is written in the page's own digits (the
+// atlas takes the numeral set: a Nepali page prints ५ and ९); dots and
+// bamboo keep Western digits beside pictures that count for themselves.
 
+import { DIGITS } from "../i18n.js";
 import { FACES } from "./rules.js";
 
 const COLS = 8;
@@ -46,11 +50,11 @@ function ink(ctx, text, x, y, align) {
   ];
 }
 
-/** A suit tile's number at the top left, large. */
-function rank(ctx, n) {
+/** A suit tile's number (the text of it) at the top left, large. */
+function rank(ctx, text) {
   ctx.fillStyle = INK.navy;
   ctx.font = RANK_FONT;
-  return ink(ctx, String(n), 3, 50, "left");
+  return ink(ctx, String(text), 3, 50, "left");
 }
 
 // --- characters: the number, its Chinese numeral, and a red "wan" ---------
@@ -90,8 +94,8 @@ const NUMERALS = {
   ],
 };
 
-function characters(ctx, n) {
-  const box = rank(ctx, n);
+function characters(ctx, n, numerals) {
+  const box = rank(ctx, numerals[n]);
   ctx.strokeStyle = INK.red;
   ctx.lineCap = "round";
   ctx.lineJoin = "round";
@@ -488,10 +492,10 @@ function bonus(ctx, face) {
 }
 
 /** Draw one face; the box of its rank glyph (number or letter), or null. */
-function drawFace(ctx, face) {
+function drawFace(ctx, face, numerals) {
   const [kind, value] = face.split("-");
   const n = Number(value);
-  if (kind === "characters") return characters(ctx, n);
+  if (kind === "characters") return characters(ctx, n, numerals);
   if (kind === "dots") return dots(ctx, n);
   if (kind === "bamboo") return bamboo(ctx, n);
   if (kind === "wind") return wind(ctx, face);
@@ -504,9 +508,10 @@ function drawFace(ctx, face) {
  * Draw every face into one canvas. Returns the canvas, the size of one cell
  * in texture coordinates, for each face the texture coordinate of its cell's
  * lower left corner (textures are flipped: v grows upwards) and the box of
- * its rank glyph in face units (0..100, y down).
+ * its rank glyph in face units (0..100, y down). `numerals`: the ten digits
+ * character tiles print (the page's own by default).
  */
-export function drawAtlas(doc = document) {
+export function drawAtlas(doc = document, numerals = DIGITS) {
   const canvas = doc.createElement("canvas");
   canvas.width = COLS * CELL;
   canvas.height = ROWS * CELL;
@@ -521,7 +526,7 @@ export function drawAtlas(doc = document) {
     ctx.scale(UNIT, UNIT);
     ctx.fillStyle = INK.ivory;
     ctx.fillRect(0, 0, 100, 100);
-    const box = drawFace(ctx, face);
+    const box = drawFace(ctx, face, numerals);
     ctx.restore();
     cells.set(face, [col / COLS, 1 - (row + 1) / ROWS]);
     if (box) glyphs.set(face, box);

@@ -7,7 +7,9 @@ import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
 import { Companion } from "./companion.js";
 import { keepShading, shadingOn } from "./prefs.js";
+import { digits, fill, gettext } from "../i18n.js";
 import { Geometry, matches } from "./rules.js";
+import { drawAtlas } from "./faces.js";
 import { BoardScene } from "./scene.js";
 
 const MESSAGE_MS = 4500;
@@ -36,7 +38,7 @@ function formatTime(ms) {
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  return digits(h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`);
 }
 
 class Game {
@@ -92,6 +94,8 @@ class Game {
         camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
+      // The face atlas as this page draws it, or with other numerals.
+      atlas: (numerals) => drawAtlas(document, numerals),
       // The tile a tap at (x, y) would pick (its id), or null.
       pickAt: (x, y) => {
         const i = this.scene.pick(x, y);
@@ -141,10 +145,10 @@ class Game {
 
   #sayError(status, data) {
     if (data.error === "covered" || data.error === "sides") this.say(REASONS[data.error]);
-    else if (status === 0) this.say("No connection to the server. Try again in a moment.");
-    else if (data.error === "stale") this.say("The board was out of step and has been reloaded.");
+    else if (status === 0) this.say(gettext("No connection to the server. Try again in a moment."));
+    else if (data.error === "stale") this.say(gettext("The board was out of step and has been reloaded."));
     else if (data.message) this.say(data.message);
-    else this.say(`The server answered ${status}.`);
+    else this.say(fill(gettext("The server answered %(status)s."), { status: digits(status) }));
   }
 
   // --- applying the server's state ---------------------------------------
@@ -232,7 +236,7 @@ class Game {
     this.scene.setBlocked(this.standing.map((s, i) => s && !freeSet.has(i)));
     this.list.update(free, this.faces, this.selected);
     const left = this.standing.filter(Boolean).length;
-    this.$("tiles-left").textContent = String(left);
+    this.$("tiles-left").textContent = digits(left);
     const run = this.run;
     const playing = run && run.status === "playing";
     const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
@@ -254,7 +258,7 @@ class Game {
     }
     for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
     for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
-    this.$("hint-count").textContent = String(run.hints);
+    this.$("hint-count").textContent = digits(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
     this.companion.update(run);
@@ -268,15 +272,15 @@ class Game {
 
   #showResult(run) {
     const won = run.status === "won";
-    this.$("result-title").textContent = won ? "Cleared!" : "Given up";
+    this.$("result-title").textContent = won ? gettext("Cleared!") : gettext("Given up");
     this.$("result-time").textContent = formatTime(run.elapsed_ms);
-    this.$("result-hints").textContent = String(run.hints);
-    this.$("result-shuffles").textContent = String(run.shuffles);
-    this.$("result-best").textContent = run.best_ms == null ? "none yet" : formatTime(run.best_ms);
+    this.$("result-hints").textContent = digits(run.hints);
+    this.$("result-shuffles").textContent = digits(run.shuffles);
+    this.$("result-best").textContent = run.best_ms == null ? gettext("none yet") : formatTime(run.best_ms);
     let note = "";
-    if (won && run.too_fast) note = "The pairs came faster than hands can tap, so this clear is not ranked.";
-    else if (won && !run.clean) note = "Hints or shuffles were used, so this clear sets no best time.";
-    else if (!won) note = "A run given up counts as lost.";
+    if (won && run.too_fast) note = gettext("The pairs came faster than hands can tap, so this clear is not ranked.");
+    else if (won && !run.clean) note = gettext("Hints or shuffles were used, so this clear sets no best time.");
+    else if (!won) note = gettext("A run given up counts as lost.");
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
     const next = this.$("next-level");
@@ -305,7 +309,7 @@ class Game {
     if (i === this.selected) return;
     this.selected = i;
     this.scene.select(i);
-    if (i >= 0) this.say(`${faceName(this.faces[i])} picked up.`);
+    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
     if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
   }
 
@@ -327,7 +331,7 @@ class Game {
   undo() {
     if (!this.#playing()) return;
     if (!this.removed.length) {
-      this.say("Nothing to undo.");
+      this.say(gettext("Nothing to undo."));
       return;
     }
     const move = this.removed.length;
@@ -346,8 +350,11 @@ class Game {
     const pair = data && data.hint && data.hint.pair;
     if (!pair) {
       if (data) {
-        const ways = this.run.can_shuffle ? "undo, restart or shuffle" : "undo or restart";
-        this.say(`No pairs left: ${ways}.`);
+        this.say(
+          this.run.can_shuffle
+            ? gettext("No pairs left: undo, restart or shuffle.")
+            : gettext("No pairs left: undo or restart."),
+        );
       }
       return;
     }
@@ -356,8 +363,8 @@ class Game {
     // clearable is null when the engine ran out of time to check.
     this.say(
       data.hint.clearable === false
-        ? "These two match, but the pile can no longer be cleared: undo or shuffle."
-        : `Try ${faceName(this.faces[a])} with its match.`,
+        ? gettext("These two match, but the pile can no longer be cleared: undo or shuffle.")
+        : fill(gettext("Try %(tile)s with its match."), { tile: faceName(this.faces[a]) }),
     );
   }
 
@@ -421,7 +428,7 @@ class Game {
   action(name) {
     // A key for a move while paused: say how to go on, not nothing.
     if (this.run?.status === "paused" && MOVES.has(name)) {
-      return this.say("Paused: tap to go on.");
+      return this.say(gettext("Paused: tap to go on."));
     }
     switch (name) {
       case "undo":

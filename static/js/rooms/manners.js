@@ -2,6 +2,8 @@
 // a person out of the room, and lock it to new players. Shown to the host
 // only, on every screen of the room.
 
+import { gettext } from "../i18n.js";
+
 const $ = (id) => document.getElementById(id);
 
 export function renderManners(state, mySeat, act) {
@@ -16,7 +18,7 @@ export function renderManners(state, mySeat, act) {
       const li = document.createElement("li");
       const remove = document.createElement("button");
       remove.type = "button";
-      remove.textContent = "Remove";
+      remove.textContent = gettext("Remove");
       remove.dataset.seat = m.seat;
       remove.addEventListener("click", () => act("remove", { seat: m.seat }));
       li.append(m.name, " ", remove);

@@ -7,6 +7,7 @@
 import { FreeTileList, REASONS, faceName } from "../board/a11y.js";
 import { Geometry, groupOf, matches } from "../board/rules.js";
 import { BoardScene } from "../board/scene.js";
+import { fill, gettext } from "../i18n.js";
 import { standingOf } from "./state.js";
 
 const MESSAGE_MS = 4500;
@@ -140,7 +141,7 @@ export class RaceView {
     if (i === this.selected) return;
     this.selected = i;
     this.scene?.select(i);
-    if (i >= 0) this.say(`${faceName(this.faces[i])} picked up.`);
+    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
     if (this.geometry) this.refresh();
   }
 
@@ -169,7 +170,7 @@ export class RaceView {
     const reply = await this.act("hint");
     if (reply.type !== "hint") return;
     // A hint on a stuck pile says so, rather than doing nothing.
-    if (!reply.pair) this.say("No pairs left: shuffle (+60 s) or stop here.");
+    if (!reply.pair) this.say(gettext("No pairs left: shuffle (+60 s) or stop here."));
     else this.scene.showHint(...reply.pair);
   }
 

@@ -4,11 +4,12 @@
 // the server.
 
 import { keepShading, shadingOn } from "../board/prefs.js";
+import { digits, fill, gettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { listenManners, renderManners } from "./manners.js";
 import { RaceView } from "./race.js";
-import { clockText, ownMs, standingOf } from "./state.js";
+import { clockText, matchesText, ownMs, standingOf } from "./state.js";
 import { TogetherView } from "./together.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,18 +17,18 @@ const root = $("room");
 const CHOICES_KEY = "tiles.rooms.choices";
 const bestKey = (pile) => `tiles.rooms.best.${pile}`;
 const STATUS_TEXT = {
-  connecting: "connecting…",
-  online: "online",
-  offline: "reconnecting…",
-  left: "you left",
-  not_member: "not in this room",
+  connecting: gettext("connecting…"),
+  online: gettext("online"),
+  offline: gettext("reconnecting…"),
+  left: gettext("you left"),
+  not_member: gettext("not in this room"),
 };
 const RACER_STATUS = {
   playing: "",
-  cleared: "cleared",
-  stopped: "stopped",
-  timed_out: "out of time",
-  left: "left",
+  cleared: gettext("cleared"),
+  stopped: gettext("stopped"),
+  timed_out: gettext("out of time"),
+  left: gettext("left"),
 };
 
 const view = {
@@ -89,13 +90,12 @@ async function act(type, fields) {
   return reply;
 }
 
-const matchesText = (n) => `${n} match${n === 1 ? "" : "es"}`;
 const isHost = () => conn.state?.room.host_seat === conn.seat;
 const mine = () => conn.state?.round?.racers?.find((r) => r.seat === conn.seat) ?? null;
 const nameOf = (seat) =>
   conn.state.round?.racers?.find((r) => r.seat === seat)?.name ??
   conn.state.members.find((m) => m.seat === seat)?.name ??
-  `seat ${seat}`;
+  fill(gettext("seat %(seat)s"), { seat: digits(seat) });
 
 /** When the host leaves, the game ends for everyone: say who and why. */
 function announceHost(state) {
@@ -104,12 +104,16 @@ function announceHost(state) {
   const seat = state.room.host_seat;
   view.host = { seat, names, playing: Boolean(state.round) };
   if (!before || before.seat === seat || names.has(before.seat)) return;
-  const gone = before.names.get(before.seat) ?? "The host";
-  const why = before.playing ? ", so the game ended" : "";
+  const gone = before.names.get(before.seat) ?? gettext("The host");
+  const left = before.playing
+    ? gettext("%(name)s (the host) left, so the game ended.")
+    : gettext("%(name)s (the host) left.");
   let heir = "";
-  if (seat === conn.seat) heir = " You are the host now.";
-  else if (seat !== null && seat !== undefined) heir = ` ${names.get(seat)} is the host now.`;
-  notice(`${gone} (the host) left${why}.${heir}`);
+  if (seat === conn.seat) heir = " " + gettext("You are the host now.");
+  else if (seat !== null && seat !== undefined) {
+    heir = " " + fill(gettext("%(name)s is the host now."), { name: names.get(seat) });
+  }
+  notice(fill(left, { name: gone }) + heir);
 }
 
 function render(state) {
@@ -133,11 +137,11 @@ function renderMembers(state) {
     ...state.members.map((m) => {
       const li = document.createElement("li");
       li.dataset.seat = m.seat;
-      li.textContent = m.name + (m.seat === state.room.host_seat ? " (host)" : "");
+      li.textContent = m.seat === state.room.host_seat ? fill(gettext("%(name)s (host)"), { name: m.name }) : m.name;
       if (m.bot && isHost()) {
         const remove = document.createElement("button");
         remove.type = "button";
-        remove.textContent = "Remove";
+        remove.textContent = gettext("Remove");
         remove.addEventListener("click", () => act("remove_bot", { seat: m.seat }));
         li.append(" ", remove);
       }
@@ -156,11 +160,11 @@ function renderGame(state) {
   $("wait-deal").hidden = isHost() || inPlay;
   $("in-progress").hidden = !(inPlay && !me);
   $("in-progress").textContent = shared
-    ? "Together game in progress: you watch this pile and play the next deal."
-    : "Race in progress: you join the next deal.";
+    ? gettext("Together game in progress: you watch this pile and play the next deal.")
+    : gettext("Race in progress: you join the next deal.");
   $("race").hidden = !round || shared;
   $("together").hidden = !round || !shared;
-  $("deal").textContent = round ? "Play again" : "Deal";
+  $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
   if (shared) {
     together.render(round);
@@ -169,7 +173,7 @@ function renderGame(state) {
     $("t-resume").hidden = !inPlay || !me || !round.paused;
     $("t-paused").hidden = !round.paused;
     $("t-paused").disabled = !me;
-    $("t-paused").textContent = me ? "Paused: tap to go on" : "Paused";
+    $("t-paused").textContent = me ? gettext("Paused: tap to go on") : gettext("Paused");
     return;
   }
   if (view.number !== round.number) buildRound(round);
@@ -201,7 +205,7 @@ function renderStrip(round) {
       added = true;
     }
     const note = RACER_STATUS[racer.status];
-    entry.name.textContent = racer.name + (racer.seat === conn.seat ? " (you)" : "");
+    entry.name.textContent = racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
     entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
     entry.li.dataset.status = racer.status;
@@ -263,15 +267,17 @@ function renderStandings(round, me) {
   $("standings").hidden = !show;
   if (!show) return;
   $("standings-title").textContent =
-    round.status === "over" ? "Final standings" : "Standings so far";
+    round.status === "over" ? gettext("Final standings") : gettext("Standings so far");
   $("standings-list").replaceChildren(
     ...round.standings.map((p) => {
       const li = document.createElement("li");
       li.dataset.seat = p.seat;
       const result =
         p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
-      const note = p.status === "playing" ? " (playing)" : "";
-      li.textContent = `${p.place}. ${nameOf(p.seat)}: ${result}${note}`;
+      const line = p.status === "playing"
+        ? gettext("%(place)s. %(name)s: %(result)s (playing)")
+        : gettext("%(place)s. %(name)s: %(result)s");
+      li.textContent = fill(line, { place: digits(p.place), name: nameOf(p.seat), result });
       return li;
     }),
   );
@@ -280,7 +286,9 @@ function renderStandings(round, me) {
     const best = Number(localStorage.getItem(key)) || null;
     if (best === null || me.end_ms < best) localStorage.setItem(key, String(me.end_ms));
     const shown = Math.min(best ?? me.end_ms, me.end_ms);
-    $("best").textContent = `Your best on this pile on this device: ${clockText(shown)}`;
+    $("best").textContent = fill(gettext("Your best on this pile on this device: %(time)s"), {
+      time: clockText(shown),
+    });
   } else {
     $("best").textContent = "";
   }
@@ -296,7 +304,7 @@ function tick() {
   const own = ownMs(round, me, conn.serverNow());
   $("clock").textContent = clockText(own);
   $("limit").textContent = round.limit_ms
-    ? `${clockText(round.limit_ms - own)} left`
+    ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
     : "";
 }
 setInterval(tick, 250);
@@ -387,8 +395,8 @@ document.addEventListener("visibilitychange", () => {
 // The x asks first: one slip of a thumb should not give up a seat.
 $("leave").addEventListener("click", () => {
   $("leave-note").textContent = isHost()
-    ? "You are the host: the game ends for everyone and the next player hosts."
-    : "You give up your seat; a race you are in stops where you are.";
+    ? gettext("You are the host: the game ends for everyone and the next player hosts.")
+    : gettext("You give up your seat; a race you are in stops where you are.");
   $("leave-confirm").showModal();
 });
 $("leave-yes").addEventListener("click", async () => {
@@ -438,21 +446,21 @@ function say(status, text) {
   clearTimeout(sayTimer);
   sayTimer = setTimeout(() => (status.textContent = ""), 4000);
 }
-if (navigator.share) shareButton.textContent = "Share link";
+if (navigator.share) shareButton.textContent = gettext("Share link");
 shareButton.addEventListener("click", async () => {
   const url = $("invite").value;
   const status = $("invite-status");
   try {
     if (navigator.share) {
-      await navigator.share({ title: `Tiles room ${root.dataset.code}`, url });
+      await navigator.share({ title: fill(gettext("Tiles room %(code)s"), { code: root.dataset.code }), url });
       return;
     }
     await navigator.clipboard.writeText(url);
-    say(status, "Link copied");
+    say(status, gettext("Link copied"));
   } catch (err) {
     if (err.name === "AbortError") return; // the share sheet was closed
     $("invite").focus();
-    say(status, "Copy the selected link");
+    say(status, gettext("Copy the selected link"));
   }
 });
 

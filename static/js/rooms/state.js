@@ -2,6 +2,8 @@
 // exactly as docs/protocol.md ("Events and applying them") describes: every
 // event carries new values, so applying is plain replacing and merging.
 
+import { digits, fill, ngettext } from "../i18n.js";
+
 /**
  * Apply `events` to `state` in place, in version order. Events published
  * by different server processes can arrive out of order: one that comes
@@ -68,5 +70,8 @@ export function raceMs(round, now) {
 /** Milliseconds as a clock shows them: m:ss. */
 export function clockText(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  return digits(`${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`);
 }
+
+/** "1 match", "5 matches", in the page's language. */
+export const matchesText = (n) => fill(ngettext("%(n)s match", "%(n)s matches", n), { n: digits(n) });

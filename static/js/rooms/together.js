@@ -8,9 +8,11 @@ import { Geometry, groupOf, matches } from "../board/rules.js";
 import { faceName } from "../board/a11y.js";
 import { drawAtlas } from "../board/faces.js";
 import { BoardScene } from "../board/scene.js";
+import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { raceMs, standingOf } from "./state.js";
 
 const TURN_S = 30;
+const BOT_NOTES = { easy: gettext("easy bot"), medium: gettext("medium bot"), hard: gettext("hard bot") };
 const MESSAGE_MS = 4500;
 
 /** Seconds left in the turn, from the server's deadline on the shared clock. */
@@ -69,15 +71,16 @@ export function renderSeats(list, round, { me = null } = {}) {
       head.className = "seat-head";
       const name = document.createElement("span");
       name.className = "seat-name";
-      name.textContent = s.name + (s.seat === me ? " (you)" : "");
+      name.textContent = s.seat === me ? fill(gettext("%(name)s (you)"), { name: s.name }) : s.name;
       const points = document.createElement("span");
       points.className = "seat-points";
-      points.textContent = `${s.points}`;
+      points.textContent = digits(s.points);
       head.append(name, points);
       const lead = document.createElement("div");
       lead.className = "seat-lead";
-      const note = s.left ? "left" : s.away ? "away" : s.bot ? `${s.bot} bot` : "";
-      lead.textContent = `lead ${s.lead ? `+${s.lead}` : "0"}${note ? ` · ${note}` : ""}`;
+      const note = s.left ? gettext("left") : s.away ? gettext("away") : s.bot ? BOT_NOTES[s.bot] : "";
+      const leadText = fill(gettext("lead %(lead)s"), { lead: digits(s.lead ? `+${s.lead}` : "0") });
+      lead.textContent = note ? `${leadText} · ${note}` : leadText;
       const taken = document.createElement("div");
       taken.className = "seat-taken";
       const setGroups = new Set(s.sets);
@@ -88,7 +91,7 @@ export function renderSeats(list, round, { me = null } = {}) {
       if (s.sets.length) {
         const sets = document.createElement("div");
         sets.className = "seat-sets";
-        sets.textContent = `${s.sets.length} set${s.sets.length > 1 ? "s" : ""}`;
+        sets.textContent = fill(ngettext("%(n)s set", "%(n)s sets", s.sets.length), { n: digits(s.sets.length) });
         li.append(sets);
       }
       cards.set(s.seat, li);
@@ -229,7 +232,7 @@ export class TogetherView {
     const reply = await this.act("hint");
     if (reply.type !== "hint") return;
     if (reply.pair) this.scene.showHint(...reply.pair);
-    else this.say("No pairs left.");
+    else this.say(gettext("No pairs left."));
   }
 
   say(text) {
@@ -248,8 +251,9 @@ export class TogetherView {
       ...round.standings.map((p) => {
         const li = document.createElement("li");
         li.dataset.seat = p.seat;
-        const pace = (p.average_ms / 1000).toFixed(1);
-        li.textContent = `${p.place}. ${names.get(p.seat)}: ${p.points} points (${pace} s a turn)`;
+        const pace = digits((p.average_ms / 1000).toFixed(1));
+        const line = gettext("%(place)s. %(name)s: %(points)s points (%(pace)s s a turn)");
+        li.textContent = fill(line, { place: digits(p.place), name: names.get(p.seat), points: digits(p.points), pace });
         return li;
       }),
     );
@@ -263,16 +267,19 @@ export class TogetherView {
     const left = turnLeftMs(round, this.conn.serverNow());
     const who = round.seats.find((s) => s.seat === round.turn_seat);
     if (round.status === "over") {
-      turn.textContent = "Game over";
+      turn.textContent = gettext("Game over");
     } else if (this.conn.serverNow() < (round.running_since ?? 0)) {
-      turn.textContent = "The pile is being built…";
+      turn.textContent = gettext("The pile is being built…");
     } else if (!who) {
-      turn.textContent = "Waiting for a player to come back";
+      turn.textContent = gettext("Waiting for a player to come back");
     } else {
-      turn.textContent = who.seat === this.conn.seat ? "Your turn: take a pair" : `${who.name}'s turn`;
+      turn.textContent =
+        who.seat === this.conn.seat
+          ? gettext("Your turn: take a pair")
+          : fill(gettext("%(name)s's turn"), { name: who.name });
     }
     const secs = left === null ? null : Math.ceil(left / 1000);
-    countdown.textContent = secs === null ? "" : `${secs} s`;
+    countdown.textContent = secs === null ? "" : fill(gettext("%(n)s s"), { n: digits(secs) });
     countdown.classList.toggle("low", secs !== null && secs <= 10);
     countdown.style.setProperty("--left", left === null ? 0 : left / (TURN_S * 1000));
     turn.classList.toggle("mine", this.myTurn(round));

@@ -7,9 +7,10 @@
 // final standings.
 
 import { BoardScene } from "../board/scene.js";
+import { digits, fill, gettext, layoutName } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
-import { clockText, standingOf } from "./state.js";
+import { clockText, matchesText, standingOf } from "./state.js";
 import { renderSeats, turnLeftMs } from "./together.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,10 +19,10 @@ const root = $("watch");
 const TURN_RADIANS_PER_S = (2 * Math.PI) / 90;
 const TURN_EVERY_MS = 100;
 const STATUS_TEXT = {
-  connecting: "connecting…",
-  online: "live",
-  offline: "reconnecting…",
-  no_room: "this room has closed",
+  connecting: gettext("connecting…"),
+  online: gettext("live"),
+  offline: gettext("reconnecting…"),
+  no_room: gettext("this room has closed"),
 };
 
 const view = {
@@ -101,7 +102,7 @@ function renderTogether(round) {
   $("w-seats").hidden = false;
   $("w-racers").hidden = true;
   $("w-leader").hidden = true;
-  $("w-title").textContent = `Together · ${round.layout.name}`;
+  $("w-title").textContent = fill(gettext("Together · %(layout)s"), { layout: layoutName(round.layout.name) });
   const standing = standingOf(round.standing, round.positions.length);
   showPile(`${round.number}/shared`, round.positions, round.faces, standing);
   renderSeats($("w-seats"), round);
@@ -109,12 +110,19 @@ function renderTogether(round) {
     round,
     round.standings.map((p) => {
       const seat = round.seats.find((s) => s.seat === p.seat);
-      return [p.place, seat?.name ?? `seat ${p.seat}`, `${p.points} points`];
+      const points = fill(gettext("%(n)s points"), { n: digits(p.points) });
+      return [p.place, seat?.name ?? seatName(p.seat), points];
     }),
   );
 }
 
-const matchesText = (n) => `${n} match${n === 1 ? "" : "es"}`;
+const seatName = (seat) => fill(gettext("seat %(seat)s"), { seat: digits(seat) });
+const RACER_STATUS = {
+  cleared: gettext("cleared"),
+  stopped: gettext("stopped"),
+  timed_out: gettext("out of time"),
+  left: gettext("left"),
+};
 
 /** The racer to show in 3D: the best placed still playing, else the winner. */
 function featured(round) {
@@ -125,7 +133,7 @@ function featured(round) {
 function renderRace(round) {
   $("w-seats").hidden = true;
   $("w-racers").hidden = false;
-  $("w-title").textContent = `Race · ${round.layout.name}`;
+  $("w-title").textContent = fill(gettext("Race · %(layout)s"), { layout: layoutName(round.layout.name) });
   const size = round.positions.length;
   const star = featured(round);
   if (star) {
@@ -154,8 +162,8 @@ function renderRace(round) {
     entry.li.classList.toggle("turn", racer.seat === star?.seat);
     entry.li.style.order = places.get(racer.seat) ?? 99; // in standings order
     entry.li.dataset.matches = racer.matches;
-    entry.name.textContent = `${places.get(racer.seat) ?? ""}. ${racer.name}`;
-    const note = racer.status === "playing" ? "" : ` · ${racer.status.replace("_", " ")}`;
+    entry.name.textContent = `${digits(places.get(racer.seat) ?? "")}. ${racer.name}`;
+    const note = racer.status === "playing" ? "" : ` · ${RACER_STATUS[racer.status] ?? racer.status}`;
     entry.count.textContent = `${matchesText(racer.matches)}${note}`;
     entry.board.update(standingOf(racer.standing, size));
   }
@@ -165,7 +173,7 @@ function renderRace(round) {
     round.standings.map((p) => {
       const racer = round.racers.find((r) => r.seat === p.seat);
       const result = p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
-      return [p.place, racer?.name ?? `seat ${p.seat}`, result];
+      return [p.place, racer?.name ?? seatName(p.seat), result];
     }),
   );
 }
@@ -201,7 +209,7 @@ function renderFinal(round, rows) {
   $("w-final-list").replaceChildren(
     ...rows.map(([place, name, result]) => {
       const li = document.createElement("li");
-      li.textContent = `${place}. ${name}: ${result}`;
+      li.textContent = `${digits(place)}. ${name}: ${result}`;
       return li;
     }),
   );
@@ -212,14 +220,14 @@ function tick() {
   const turn = $("w-turn");
   const countdown = $("w-countdown");
   if (!round || round.mode !== "together" || round.status !== "playing") {
-    turn.textContent = round?.status === "over" ? "Game over" : "";
+    turn.textContent = round?.status === "over" ? gettext("Game over") : "";
     countdown.textContent = "";
     return;
   }
   const who = round.seats.find((s) => s.seat === round.turn_seat);
-  turn.textContent = who ? `${who.name}'s turn` : "Waiting for a player";
+  turn.textContent = who ? fill(gettext("%(name)s's turn"), { name: who.name }) : gettext("Waiting for a player");
   const left = turnLeftMs(round, conn.serverNow());
-  countdown.textContent = left === null ? "" : `${Math.ceil(left / 1000)} s`;
+  countdown.textContent = left === null ? "" : fill(gettext("%(n)s s"), { n: digits(Math.ceil(left / 1000)) });
   countdown.style.setProperty("--left", left === null ? 0 : left / 30000);
   countdown.classList.toggle("low", left !== null && left <= 10000);
 }
