@@ -84,6 +84,8 @@ run: runtime-deps staticfiles/staticfiles.json
 test: deps
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+	npx eslint static/js
 	$(PY) manage.py makemigrations --check --dry-run
 	scripts/check-messages
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser

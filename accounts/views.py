@@ -25,8 +25,8 @@ from accounts.players import (
     guest_from_cookie,
     known_player,
 )
+from accounts.signals import profile_shown
 from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
-from games.models import BestTime
 
 
 def _forget_guest(response: HttpResponseRedirect) -> HttpResponseRedirect:
@@ -85,14 +85,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 def _profile_page(request, player, name_form, status=200):
-    best_times = (
-        BestTime.objects.filter(player=player)
-        .select_related("run")
-        .order_by("board_key")
-        if player.pk is not None
-        else BestTime.objects.none()
-    )
-    context = {"player": player, "best_times": best_times, "name_form": name_form}
+    context = {"player": player, "name_form": name_form}
+    for _, added in profile_shown.send(sender=Player, player=player):
+        context.update(added)
     return render(request, "accounts/profile.html", context, status=status)
 
 

@@ -12,7 +12,7 @@ them, the clock set to the room's next wake-up before each, so each tick
 moves the bots due then. Events are published on the event loop, as in
 the servers.
 
-The clock is the bench's own (`actions.current_time` replaced) and the
+The clock is the bench's own (`rooms.clock.current_time` replaced) and the
 deal's seed is fixed, so every run makes the same moves. It reports
 process CPU time per call (medians and means), wall-clock time per call
 (median and 90th percentile: the CPU and every wait, round trips
@@ -41,8 +41,11 @@ It removes its room and players afterwards.
 import argparse
 import asyncio
 import contextlib
+import importlib
+import importlib.util
 import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -52,7 +55,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from pathlib import Path
 
+# `--code TREE` measures another checkout of the app (bench/compare.py
+# runs an older commit this way); it is read before Django starts.
 ROOT = Path(__file__).resolve().parent.parent
+if "--code" in sys.argv:
+    ROOT = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -86,7 +93,10 @@ class Clock:
         self.wake_at: datetime | None = None
 
     def install(self) -> None:
-        actions.current_time = lambda: self.now
+        # An older tree (bench/compare.py) keeps it in rooms.actions.
+        clock = importlib.util.find_spec("rooms.clock")
+        owner = importlib.import_module("rooms.clock") if clock else actions
+        owner.current_time = lambda: self.now
         saved = sql.event_writes
 
         def event_writes(room, *args, **kwargs):
@@ -96,29 +106,36 @@ class Clock:
         sql.event_writes = event_writes
 
 
-def seat_room() -> tuple[Room, list[Player], tuple]:
+def seat_room(mode: str) -> tuple[Room, list[Player], tuple]:
+    """A race of two players and two bots, or a Together game of the two
+    players taking turns (bots would take every other turn there)."""
     host = Player.objects.create(display_name="move cost a")
     guest = Player.objects.create(display_name="move cost b")
     room = actions.create_room(host, host.display_name)
     actions.join_room(room.code, guest, guest.display_name)
-    for level in ("medium", "hard"):
-        actions.add_bot(room.code, host, level)
+    if mode == "race":
+        for level in ("medium", "hard"):
+            actions.add_bot(room.code, host, level)
     actions.start_game(room.code, host)
-    token_hex = actions.secrets.token_hex
-    actions.secrets.token_hex = lambda n: SEED  # the same deal every run
+    token_hex = secrets.token_hex
+    secrets.token_hex = lambda n: SEED  # the same deal every run
     try:
-        actions.deal_round(room.code, host, "race", "big", 0)
+        actions.deal_round(room.code, host, mode, "big", 0)
     finally:
-        actions.secrets.token_hex = token_hex
+        secrets.token_hex = token_hex
     return room, [host, guest], solution(room)
 
 
-async def make_pairs(room, players, pairs, clock, first: int, count: int) -> list:
-    """Pairs number first.. of the two players in turn; CPU time of each."""
+async def make_pairs(args, room, players, pairs, clock, first, count) -> list:
+    """Pairs number first.. of the two players in turn; CPU time of each.
+    In a race each takes the pairs of the solution on their own pile; in
+    Together they take its pairs from the shared pile, turn about."""
     take = in_thread(actions.take_pair)
     spent = []
     for n in range(first, first + count):
         player, move = players[n % 2], n // 2
+        if args.mode == "together":
+            move = n
         clock.now += PAIR_GAP
         start = time.process_time(), time.perf_counter()
         await take(room.code, player, *pairs[move], move)
@@ -148,10 +165,10 @@ async def measure(args, room, players, pairs, clock, trace) -> dict:
     timer = ThreadPoolExecutor(1, thread_name_prefix="timer")
     ticks = database_sync_to_async(tick, thread_sensitive=False, executor=timer)
     warm = args.warm_up
-    await make_pairs(room, players, pairs, clock, 0, warm)
+    await make_pairs(args, room, players, pairs, clock, 0, warm)
     await ticks(room.pk, clock, warm)
     marks = [trace.counts()]
-    spent_pairs = await make_pairs(room, players, pairs, clock, warm, args.pairs)
+    spent_pairs = await make_pairs(args, room, players, pairs, clock, warm, args.pairs)
     marks.append(trace.counts())
     spent_ticks = await ticks(room.pk, clock, args.ticks)
     marks.append(trace.counts())
@@ -243,15 +260,18 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--ticks", type=int, default=60)
     parser.add_argument("--warm-up", type=int, default=WARM_UP)
+    parser.add_argument("--mode", default="race", choices=("race", "together"))
+    parser.add_argument("--code", help="another checkout of the app to measure")
     parser.add_argument(
         "--round-trips",
         action="store_true",
         help="count PostgreSQL round trips and statements (measured calls only)",
     )
     args = parser.parse_args()
-    room, players, pairs = seat_room()
-    if (args.warm_up + args.pairs + 1) // 2 > len(pairs):
-        parser.error(f"a Big pile has {len(pairs)} pairs a player")
+    room, players, pairs = seat_room(args.mode)
+    per_pair = 1 if args.mode == "together" else 2  # players on one pile
+    if (args.warm_up + args.pairs + per_pair - 1) // per_pair > len(pairs):
+        parser.error(f"a Big pile has {len(pairs)} pairs")
     # Both players' piles built, past the deal's own time.
     clock = Clock(timezone.now() + timedelta(milliseconds=BUILD_DELAY_MS + 1000))
     clock.install()

@@ -31,6 +31,7 @@ def stored_deal(layout: str | None, daily: str | None, level: int | None) -> Dea
         else:
             if not layout:
                 raise CommandError("--daily needs a LAYOUT")
+            assert daily is not None  # the command passes --daily or --level
             row, made = daily_row(layout, days.parse_day(daily))
     except (UnknownLevel, UnknownLayout, days.DayNotOpen) as e:
         raise CommandError(str(e.args[0])) from None

@@ -208,6 +208,15 @@ def resume_run(run_id: str, player: Player) -> Run:
         return _save(run, play.resume(run.state(), now), now)
 
 
+def best_times_shown(sender, player: Player, **kwargs) -> dict:
+    """A player's best times for their profile page, by board (listens to
+    accounts.signals.profile_shown; a player not saved yet has none)."""
+    if player.pk is None:
+        return {"best_times": BestTime.objects.none()}
+    best = BestTime.objects.filter(player=player).select_related("run")
+    return {"best_times": best.order_by("board_key")}
+
+
 def merge_player_records(sender, source: Player, target: Player, **kwargs) -> None:
     """Move a guest's runs and best times to the account they sign into.
 

@@ -16,8 +16,8 @@ from django.http import HttpRequest, JsonResponse
 from accounts.models import Player
 from accounts.players import current_player, known_player
 from games import actions, boards
+from games.errors import ActionError, Refused
 from games.models import Run
-from games.play import BadMove, PlayError
 
 # Tile ids and move counts are small; anything bigger is not a real request.
 MAX_NUMBER = 10_000
@@ -104,9 +104,9 @@ def endpoint(method: str, starts: bool = False) -> Callable:
                 response["Allow"] = method
                 return response
             player = current_player(request) if starts else known_player(request)
+            if player is None:  # a visitor with no records has no run
+                return _error(404, "not_found", f"no run {kwargs.get('run_id')!r}")
             try:
-                if player is None:
-                    raise actions.RunNotFound(f"no run {kwargs.get('run_id')!r}")
                 body = _body(request) if method == "POST" else {}
                 return view(request, player, body, **kwargs)
             except BadBody as e:
@@ -117,9 +117,9 @@ def endpoint(method: str, starts: bool = False) -> Callable:
                 return _error(404, "not_found", str(e))
             except actions.NotYourRun as e:
                 return _error(403, "forbidden", str(e))
-            except PlayError as e:
+            except ActionError as e:
                 run = actions.get_run(kwargs["run_id"], player)
-                status = 400 if isinstance(e, BadMove) else 409
+                status = 400 if isinstance(e, Refused) else 409
                 return _error(status, e.code, e.message, e.tile, run)
 
         return wrapped

@@ -5,7 +5,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from accounts.signals import player_merging
-        from games.actions import merge_player_records
+        from accounts.signals import player_merging, profile_shown
+        from games import free_play
+        from games.actions import best_times_shown, merge_player_records
+
+        free_play.register()
 
         player_merging.connect(merge_player_records, dispatch_uid="games.merge")
+        profile_shown.connect(best_times_shown, dispatch_uid="games.profile")

@@ -1,19 +1,18 @@
 """Board keys and the deals they name.
 
 A board key is "<mode>:<rest>": `free:<layout>` deals a new random deal on a
-layout each time; other apps register their own modes (the dailies app adds
-`daily:<date>:<layout>` and `level:<n>`) with `register_mode`, usually from
-their AppConfig.ready(). Each mode also carries its policy (may the player
-shuffle?), so the rules never test mode names.
+layout each time (games.free_play); apps register their modes (the dailies
+app adds `daily:<date>:<layout>` and `level:<n>`) with `register_mode` from
+their AppConfig.ready(), so this registry imports none of them. Each mode
+also carries its policy (may the player shuffle?), so the rules never test
+mode names.
 """
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.deal import Deal, generate_deal
-from games.layouts import playable_layout
+from games.engine.deal import Deal
 
 MAX_KEY_LENGTH = 80
 
@@ -107,11 +106,3 @@ def next_board(key: str) -> str | None:
 
 def free_key(layout_slug: str) -> str:
     return f"free:{layout_slug}"
-
-
-def _free_deal(slug: str) -> Deal:
-    # A fresh seed per deal, kept on the run: any deal can be replayed.
-    return generate_deal(playable_layout(slug), secrets.token_hex(8))
-
-
-register_mode("free", _free_deal, can_shuffle=True)

@@ -1,7 +1,7 @@
 """The rules of a solo run as a pure state machine.
 
 Every event is a function (state, ..., now) -> new state that raises
-PlayError when the event is not allowed; nothing here touches the database or
+ActionError when the event is not allowed; nothing here touches the database or
 reads the time, so the rules can be tested with any clock. The board itself is
 never stored: it is rebuilt by replaying the move log on the engine, so a log
 that the engine refuses can never become a position.
@@ -23,6 +23,7 @@ from games.engine.layout import Layout, Position
 from games.engine.safety import SAFETY_NODES, Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.engine.solver import Solver
+from games.errors import Conflict, Refused
 
 Pair = tuple[int, int]
 
@@ -35,24 +36,6 @@ PAUSED = "paused"
 WON = "won"
 LOST = "lost"
 IN_PLAY = (PLAYING, PAUSED)
-
-
-class PlayError(Exception):
-    """An event the rules refuse; `code` is the API's error code."""
-
-    def __init__(self, code: str, message: str, tile: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.tile = tile
-
-
-class BadMove(PlayError):
-    """The request itself is wrong: an illegal pair, a refused action."""
-
-
-class Conflict(PlayError):
-    """The request does not fit the run's current state (finished, stale)."""
 
 
 def _ms(delta: timedelta) -> int:
@@ -175,7 +158,7 @@ def take(state: RunState, a: int, b: int, move: int, now: datetime) -> RunState:
     try:
         board.take(a, b)
     except MoveError as e:
-        raise BadMove(e.reason, str(e), e.tile) from None
+        raise Refused(e.reason, str(e), e.tile) from None
     clock = _acting(state, now)
     status = PLAYING
     if board.cleared:
@@ -194,7 +177,7 @@ def undo(state: RunState, move: int, now: datetime) -> RunState:
     _require_play(state)
     _require_move(state, move)
     if not state.moves:
-        raise BadMove("empty", gettext("no pair has been taken yet"))
+        raise Refused("empty", gettext("no pair has been taken yet"))
     return replace(
         state,
         moves=state.moves[:-1],
@@ -317,7 +300,7 @@ def shuffle(state: RunState, seed: str, now: datetime) -> RunState:
     """Re-lay the standing faces so the pile clears (where the mode allows)."""
     _require_play(state)
     if not state.can_shuffle:
-        raise BadMove("no_shuffle", gettext("shuffling is not allowed on this board"))
+        raise Refused("no_shuffle", gettext("shuffling is not allowed on this board"))
     result = engine_shuffle(state.board(), seed)
     if result.faces is None:
         raise Conflict(

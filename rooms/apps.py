@@ -6,6 +6,6 @@ class RoomsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import player_merging
-        from rooms.actions import merge_player_seats
+        from rooms.seats import merge_player_seats
 
         player_merging.connect(merge_player_seats, dispatch_uid="rooms.merge")

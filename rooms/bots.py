@@ -82,9 +82,8 @@ def _careful_pair(board: Board, level: str, witness: tuple[Pair, ...]) -> Pair:
     found = _witness_pair(board.free_pairs(), witness)
     if found is not None:
         return found
-    if level == HARD:
-        return hint(board, budget=BOT_HINT_BUDGET).pair
-    return rank_pairs(board)[0]
+    hinted = hint(board, budget=BOT_HINT_BUDGET).pair if level == HARD else None
+    return hinted or rank_pairs(board)[0]
 
 
 def choose(board: Board, level: str, rng: Rng, witness: tuple[Pair, ...]) -> BotMove:

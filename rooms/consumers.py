@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 
 from config.language import scope_language
 from config.numerals import local_digits
+from games.errors import ActionError
 from rooms import actions, limits
 from rooms.identity import player_for_scope
 from rooms.limits import (
@@ -35,7 +36,6 @@ from rooms.limits import (
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
-from rooms.race import RaceError
 from rooms.state import full_state
 
 log = logging.getLogger(__name__)
@@ -53,8 +53,8 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
     if player is None:
         return None
     seat = (
-        Member.objects.filter(room__code=code, player=player)
-        .exclude(room__status="closed")
+        Member.objects.filter(room__in=Room.objects.open(), room__code=code)
+        .filter(player=player)
         .values_list("seat", flat=True)
         .first()
     )
@@ -84,7 +84,7 @@ def _room_version(code: str) -> int | None:
 
 
 def _open_room_version(code: str) -> int | None:
-    rooms = Room.objects.filter(code=code).exclude(status=Room.Status.CLOSED)
+    rooms = Room.objects.open().filter(code=code)
     return rooms.values_list("version", flat=True).first()
 
 
@@ -282,7 +282,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await self._dispatch(kind, fields, ref)
-        except RaceError as e:
+        except ActionError as e:
             await self._error(ref, e.code, e.message, e.tile)
         except (InterfaceError, OperationalError):
             # The database was out of reach: a connection broken since its

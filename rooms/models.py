@@ -30,6 +30,12 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class RoomQuerySet(models.QuerySet):
+    def open(self) -> "RoomQuerySet":
+        """Rooms not closed: the only ones anyone may find, join or watch."""
+        return self.exclude(status=Room.Status.CLOSED)
+
+
 class Room(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby"
@@ -64,6 +70,8 @@ class Room(models.Model):
     removed = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)
 
+    objects = RoomQuerySet.as_manager()
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["code"], name="one_room_a_code")]
 
@@ -84,7 +92,7 @@ class Member(models.Model):
     name = models.CharField(max_length=NAME_MAX)
     joined = models.DateTimeField(auto_now_add=True)
     # Pauses this member made in the round `pauses_round` (a Round's id):
-    # counted per deal (rooms.actions.PAUSES_PER_DEAL).
+    # counted per deal (rooms.moves.PAUSES_PER_DEAL).
     pauses = models.PositiveSmallIntegerField(default=0)
     pauses_round = models.PositiveBigIntegerField(null=True, blank=True)
 

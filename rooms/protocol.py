@@ -7,8 +7,8 @@ before it reaches an action.
 
 from dataclasses import dataclass
 
-from rooms.actions import MODES, PILES
 from rooms.bots import LEVELS
+from rooms.deals import MODES, PILES
 from rooms.race import LIMIT_MINUTES
 
 MAX_MESSAGE_CHARS = 1024
@@ -99,9 +99,9 @@ def validate(message) -> tuple[str, dict, object]:
         raise BadMessage("a message must be a JSON object")
     ref = _ref(message)
     kind = message.get("type")
-    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
+    if not isinstance(kind, str) or kind not in SCHEMAS:
         raise BadMessage(f"unknown message type {kind!r}", ref)
+    schema = SCHEMAS[kind]
     extra = set(message) - set(schema) - {"type", "ref"}
     if extra:
         raise BadMessage(f"unexpected fields: {', '.join(sorted(extra))}", ref)

@@ -1,10 +1,10 @@
 """The rules of a race as a pure state machine.
 
-Every event is a function (race, ..., now) -> new race that raises RaceError
-when the rules refuse it. Nothing here touches the database or reads the
-time, so every rule can be tested with a fake clock; rooms.actions loads a
-Race from the rows, applies one of these functions under the room's lock and
-saves what changed.
+Every event is a function (race, ..., now) -> new race that raises
+games.errors' Refused or Conflict when the rules refuse it. Nothing here
+touches the database or reads the time, so every rule can be tested with a
+fake clock; rooms.actions loads a Race from the rows, applies one of these
+functions under the room's lock and saves what changed.
 
 Time: the race has one shared clock (games.play.Clock: time banked plus when
 it last started), which starts when the pile has built and stops while the
@@ -32,7 +32,8 @@ from games.engine.layout import Layout
 from games.engine.rng import Rng
 from games.engine.safety import Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
-from games.play import BUILD_DELAY_MS, BadMove, Clock, Conflict, PlayError
+from games.errors import Conflict, Refused
+from games.play import BUILD_DELAY_MS, Clock
 from rooms import bots
 
 Pair = tuple[int, int]
@@ -65,8 +66,6 @@ OVER = "over"
 # The same refusals as solo play: an illegal request (answered as an error
 # to the sender) or one that no longer fits the state (a stale move count,
 # a finished race). Renamed here for what they refuse.
-RaceError = PlayError
-Refused = BadMove
 
 
 # One entry of a racer's undo log, (ms, pair, faces_before): the racer's

@@ -8,15 +8,17 @@ the path of a move uses plain statements instead:
 
 - `due_rooms` finds the rooms the timer process must see to;
 - `lock_seat` / `lock_due` lock the room row and read it (with the
-  member's seat and the round's mode, which never changes); given a Move
-  (rooms.move_tx), they then read the race in play, its round's changing
-  columns and its racers, in the same round trip on PostgreSQL. The read
+  member's seat, their pause count and the round's mode) into a RoomRow,
+  then, in the same round trip on PostgreSQL (a Move, rooms.move_tx),
+  read what is in play: the round's changing columns (a Together state
+  among them) and a race's racers, into RoundRow and RacerRow. The read
   is a second statement on purpose: in PostgreSQL, a statement that waited
   for a row lock sees the locked row as the last writer left it but the
   other rows of its join as they were when it began, so rows read in the
-  locking statement could be stale. `load_race` reads a race by itself;
-- `race_writes` gives the statements that write each racer that changed
-  and the round's clock, and `event_writes` those that store the events
+  locking statement could be stale. `load_play` reads a round by itself,
+  without a lock (hints, joins, deals);
+- `race_writes`, `together_writes` and `pause_writes` give the statements
+  that save what changed, and `event_writes` those that store the events
   and the room's new version: a Move finishes with them, `add_events`
   runs them (one round trip on PostgreSQL).
 
@@ -32,13 +34,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import NamedTuple, overload
 
 from django.db import connection
 from django.utils import timezone
 
-from rooms import race
+from games.play import Clock
+from rooms import race, together_store
 from rooms.models import Dealt, Room, Round, racer_state, step_states
 from rooms.move_tx import Move, Statement, execute_all, prepared
+from rooms.together import Together
 
 # The JSON columns come as text: `_racer` compares them with the last read.
 # A racer's faces only once shuffled: until then they are the round's as
@@ -56,16 +61,69 @@ _RACER_COLUMNS = (
 Writes = Sequence[Statement]
 
 
-@dataclass
+class RoomRow(NamedTuple):
+    """The columns a lock reads: the room's, its round's mode, and (for a
+    player's lock) their seat and pause count."""
+
+    id: int
+    code: str
+    host_id: int | None
+    status: str
+    version: int
+    current_round_id: int | None
+    locked: bool
+    mode: str | None  # the current round's mode; None with no round
+    seat: int | None  # None: not a member (or the timer's lock)
+    pauses: int | None
+    pauses_round: int | None
+
+
+class RoundRow(NamedTuple):
+    """A round's changing columns (`_ROUND_COLUMNS`)."""
+
+    id: int
+    mode: str
+    seed: str
+    dealt_at: datetime
+    limit_ms: int | None
+    status: str
+    banked_ms: int
+    running_since: datetime | None
+    paused: bool
+    together: str | None  # Together's state as JSON text; None in a race
+
+
+class RacerRow(NamedTuple):
+    """A racer's columns (`_RACER_COLUMNS`), as compared with the last read."""
+
+    seat: int
+    name: str
+    bot_level: str
+    status: str
+    faces: str | None  # None until shuffled: the round's faces as dealt
+    steps: str
+    penalty_ms: int
+    shuffles: int
+    end_ms: int | None
+    bot_at_ms: int | None
+
+
+@dataclass(frozen=True)
+class InPlay:
+    """The round in play in a locked room and its state, by its mode."""
+
+    round_id: int
+    state: race.Race | Together
+
+
+@dataclass(frozen=True)
 class Locked:
-    """A room whose row this transaction has locked."""
+    """A room whose row this transaction has locked, with what is in play
+    in it, read after the lock (None: no race or Together game on)."""
 
     room: Room  # id, code, host, status, version, current round (not saved)
-    seat: int | None  # the member's seat (lock_seat only; None: not a member)
-    mode: str | None  # the current round's mode; None with no round
-    # The racing round of a race and its state, read after the lock by a
-    # move's locks (`lock_seat`, `lock_due` given a Move); else None.
-    racing: tuple[Round, race.Race] | None = None
+    row: RoomRow
+    play: InPlay | None
 
 
 def _for_update(skip_locked: bool = False) -> str:
@@ -74,6 +132,10 @@ def _for_update(skip_locked: bool = False) -> str:
     return " FOR UPDATE OF r SKIP LOCKED" if skip_locked else " FOR UPDATE OF r"
 
 
+@overload
+def _aware(value: datetime) -> datetime: ...
+@overload
+def _aware(value: datetime | None) -> datetime | None: ...
 def _aware(value: datetime | None) -> datetime | None:
     # SQLite stores UTC without its zone.
     if value is None or timezone.is_aware(value):
@@ -85,18 +147,16 @@ def _when(value: datetime | None):
     return connection.ops.adapt_datetimefield_value(value)
 
 
-def _locked(row: tuple) -> Locked:
-    room_id, code, host_id, status, version, round_id, locked, mode, seat = row
-    room = Room(
-        id=room_id,
-        code=code,
-        host_id=host_id,
-        status=status,
-        version=version,
-        current_round_id=round_id,
-        locked=locked,
+def _room(row: RoomRow) -> Room:
+    return Room(
+        id=row.id,
+        code=row.code,
+        host_id=row.host_id,
+        status=row.status,
+        version=row.version,
+        current_round_id=row.current_round_id,
+        locked=row.locked,
     )
-    return Locked(room, seat, mode)
 
 
 _ROOM_COLUMNS = (
@@ -105,12 +165,13 @@ _ROOM_COLUMNS = (
 )
 
 
-def lock_seat(code: str, player_id: int, move: Move | None = None) -> Locked | None:
-    """Lock an open room and read the player's seat in it (None when they
-    have none); None when the room is missing or closed. With `move`, the
-    race in play is read too (`Locked.racing`)."""
+def lock_seat(code: str, player_id: int, move: Move) -> Locked | None:
+    """Lock an open room and read the player's seat in it (`row.seat`, None
+    when they have none) and what is in play; None when the room is
+    missing or closed."""
     sql = (
-        f"SELECT {_ROOM_COLUMNS}, m.seat FROM rooms_room r"
+        f"SELECT {_ROOM_COLUMNS}, m.seat, m.pauses, m.pauses_round"
+        " FROM rooms_room r"
         " LEFT JOIN rooms_member m ON m.room_id = r.id AND m.player_id = %s"
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
         " WHERE r.code = %s AND r.status <> %s"
@@ -119,42 +180,34 @@ def lock_seat(code: str, player_id: int, move: Move | None = None) -> Locked | N
     return _lock(lock, "r.code = %s", code, move)
 
 
-def lock_due(
-    room_id: int, now: datetime, move: Move | None = None, wait: bool = False
-) -> Locked | None:
-    """Lock a room whose wake_at has come, unless another transaction holds
-    it (then None, as when nothing is due; with `wait`, wait for it). With
-    `move`, as `lock_seat`."""
+def lock_due(room_id: int, now: datetime, move: Move) -> Locked | None:
+    """Lock a room whose wake_at has come and read what is in play, unless
+    another transaction holds it (then None, as when nothing is due: that
+    one sees to the room, and a timer never waits on another)."""
     sql = (
-        f"SELECT {_ROOM_COLUMNS}, NULL FROM rooms_room r"
+        f"SELECT {_ROOM_COLUMNS}, NULL, NULL, NULL FROM rooms_room r"
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
         " WHERE r.id = %s AND r.wake_at <= %s"
     )
-    lock = (sql + _for_update(skip_locked=not wait), [room_id, _when(now)])
+    lock = (sql + _for_update(skip_locked=True), [room_id, _when(now)])
     return _lock(lock, "r.id = %s", room_id, move)
 
 
-def _lock(lock: Statement, where: str, key, move: Move | None) -> Locked | None:
-    """Run a lock alone, or with `move` followed by the read of the race in
-    play in the locked room (`where` finds the room by `key`: the lock's
-    result cannot be a parameter of a statement sent with it)."""
-    if move is None:
-        with prepared() as cursor:
-            cursor.execute(*lock)
-            row = cursor.fetchone()
-        return None if row is None else _locked(row)
+def _lock(lock: Statement, where: str, key, move: Move) -> Locked | None:
+    """Run a lock and then the read of the round in play in the locked room
+    (`where` finds the room by `key`: the lock's result cannot be a
+    parameter of a statement sent with it)."""
     read = (
         f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS} FROM rooms_room r"
         " JOIN rooms_round rd ON rd.id = r.current_round_id"
         " LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
-        f" WHERE {where} AND rd.mode = %s ORDER BY rc.seat"
+        f" WHERE {where} ORDER BY rc.seat"
     )
-    row, rows = move.read(lock, (read, [key, Round.Mode.RACE]))
+    row, rows = move.read(lock, (read, [key]))
     if row is None:
         return None
-    locked = _locked(row)
-    locked.racing = _race(rows)
-    return locked
+    room_row = RoomRow._make(row)
+    return Locked(_room(room_row), room_row, _in_play(rows))
 
 
 def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
@@ -181,14 +234,15 @@ def _dealt(round_id: int, seed: str) -> Dealt:
 
 
 _ROUND_COLUMNS = (
-    "rd.id, rd.seed, rd.dealt_at, rd.limit_ms, rd.status, rd.banked_ms,"
-    " rd.running_since, rd.paused"
+    "rd.id, rd.mode, rd.seed, rd.dealt_at, rd.limit_ms, rd.status, rd.banked_ms,"
+    " rd.running_since, rd.paused, CAST(rd.together AS TEXT)"
 )
+_ROUND_WIDTH = len(RoundRow._fields)
 
 
-def load_race(round_id: int) -> tuple[Round, race.Race] | None:
-    """The racing round of a race and its state; None when the round is
-    over."""
+def load_play(round_id: int) -> InPlay | None:
+    """A round in play and its state, read without a lock; None when the
+    round is over."""
     sql = (
         f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS}"
         " FROM rooms_round rd LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
@@ -196,34 +250,49 @@ def load_race(round_id: int) -> tuple[Round, race.Race] | None:
     )
     with prepared() as cursor:
         cursor.execute(sql, [round_id])
-        return _race(cursor.fetchall())
+        return _in_play(cursor.fetchall())
 
 
-def _race(rows: list[tuple]) -> tuple[Round, race.Race] | None:
-    """A race's round and state from its rows (`_ROUND_COLUMNS` and
-    `_RACER_COLUMNS`, a row a racer); None when it is not racing."""
-    if not rows or rows[0][4] != Round.Status.RACING:
+def _in_play(rows: list[tuple]) -> InPlay | None:
+    """The round in play and its state from its rows (`_ROUND_COLUMNS` and
+    `_RACER_COLUMNS`, a row a racer: one row with no racer in Together);
+    None when there is no round or it is over."""
+    if not rows:
         return None
-    first = rows[0]
-    round_id, seed, dealt_at, limit_ms, status, banked_ms, running_since = first[:7]
-    rnd = Round(
-        id=round_id,
-        mode=Round.Mode.RACE,
-        seed=seed,
-        status=status,
-        dealt_at=_aware(dealt_at),
-        limit_ms=limit_ms,
-        banked_ms=banked_ms,
-        running_since=_aware(running_since),
-        paused=bool(first[7]),
-    )
-    dealt = _dealt(round_id, seed)
+    first = RoundRow._make(rows[0][:_ROUND_WIDTH])
+    if first.status != Round.Status.RACING:
+        return None
+    dealt = _dealt(first.id, first.seed)
+    clock = Clock(first.banked_ms, _aware(first.running_since))
+    dealt_at = _aware(first.dealt_at)
+    if first.together is not None:  # Together's column, null in a race
+        shared = together_store.load(
+            dealt.layout,
+            first.seed,
+            dealt_at,
+            clock,
+            bool(first.paused),
+            json.loads(first.together),
+        )
+        return InPlay(first.id, shared)
+    key = (first.id, first.seed)
     racers = [
-        _racer((round_id, seed, row[8]), row[8:], dealt.faces)
-        for row in rows
-        if row[8] is not None  # a round with no racer yet
+        _racer((*key, racer.seat), racer, dealt.faces)
+        for racer in (RacerRow._make(row[_ROUND_WIDTH:]) for row in rows)
+        if racer.seat is not None  # a round with no racer yet
     ]
-    return rnd, rnd.state(racers, dealt)
+    rnd = Round(
+        id=first.id,
+        mode=first.mode,
+        seed=first.seed,
+        status=first.status,
+        dealt_at=dealt_at,
+        limit_ms=first.limit_ms,
+        banked_ms=first.banked_ms,
+        running_since=clock.running_since,
+        paused=bool(first.paused),
+    )
+    return InPlay(first.id, rnd.state(racers, dealt))
 
 
 # Racers' states by (round id, seed, seat), with the row each was read from
@@ -236,11 +305,13 @@ def _race(rows: list[tuple]) -> tuple[Round, race.Race] | None:
 # collector walks few (a cache of every row version held ten times more,
 # and each move added some forty objects for the next collection to walk).
 KEEP_RACERS = 1024
-_kept: dict[tuple[int, str, int], tuple[tuple, race.Racer]] = {}
+_kept: dict[tuple[int, str, int], tuple[RacerRow, race.Racer]] = {}
 _kept_lock = threading.Lock()
 
 
-def _racer(key: tuple[int, str, int], row: tuple, dealt: tuple[str, ...]) -> race.Racer:
+def _racer(
+    key: tuple[int, str, int], row: RacerRow, dealt: tuple[str, ...]
+) -> race.Racer:
     """A racer's state from its row's columns (`_RACER_COLUMNS`); `dealt`,
     the round's faces as dealt."""
     with _kept_lock:
@@ -257,28 +328,27 @@ def _racer(key: tuple[int, str, int], row: tuple, dealt: tuple[str, ...]) -> rac
 
 
 def _decoded(
-    row: tuple, kept: tuple[tuple, race.Racer] | None, dealt: tuple[str, ...]
+    row: RacerRow, kept: tuple[RacerRow, race.Racer] | None, dealt: tuple[str, ...]
 ) -> race.Racer:
-    seat, name, bot, status, faces, steps, penalty_ms, shuffles, end_ms, bot_at = row
     if kept is None:
-        decoded_faces = _faces(faces, dealt)
-        decoded_steps = step_states(json.loads(steps))
+        faces = _faces(row.faces, dealt)
+        steps = step_states(json.loads(row.steps))
     else:
-        (_, _, _, _, kept_faces, kept_steps, *_), last = kept
-        same_faces = faces == kept_faces
-        decoded_faces = last.faces if same_faces else _faces(faces, dealt)
-        decoded_steps = _steps(steps, kept_steps, last.steps)
+        kept_row, last = kept
+        same_faces = row.faces == kept_row.faces
+        faces = last.faces if same_faces else _faces(row.faces, dealt)
+        steps = _steps(row.steps, kept_row.steps, last.steps)
     return racer_state(
-        seat,
-        name,
-        bot,
-        status,
-        decoded_faces,
-        decoded_steps,
-        penalty_ms,
-        shuffles,
-        end_ms,
-        bot_at,
+        row.seat,
+        row.name,
+        row.bot_level,
+        row.status,
+        faces,
+        steps,
+        row.penalty_ms,
+        row.shuffles,
+        row.end_ms,
+        row.bot_at_ms,
     )
 
 
@@ -307,7 +377,7 @@ def _steps_json(steps: Sequence[race.Step]):
     entries = [
         {"ms": ms, "pair": list(pair)}
         if pair is not None
-        else {"ms": ms, "faces": list(faces_before)}
+        else {"ms": ms, "faces": list(faces_before or ())}
         for ms, pair, faces_before in steps
     ]
     return connection.ops.adapt_json_value(entries, None)
@@ -389,6 +459,37 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
             )
         )
     return writes
+
+
+def together_writes(round_id: int, new: Together) -> Writes:
+    """The statement that writes a Together state on its round."""
+    rnd = Round(id=round_id)
+    rnd.set_together(new)
+    return [
+        (
+            "UPDATE rooms_round SET status = %s, banked_ms = %s,"
+            " running_since = %s, paused = %s, together = %s WHERE id = %s",
+            [
+                rnd.status,
+                rnd.banked_ms,
+                _when(rnd.running_since),
+                rnd.paused,
+                connection.ops.adapt_json_value(rnd.together, None),
+                round_id,
+            ],
+        )
+    ]
+
+
+def pause_writes(room_id: int, seat: int, pauses: int, round_id: int) -> Writes:
+    """The statement that counts a seat's pauses of a deal."""
+    return [
+        (
+            "UPDATE rooms_member SET pauses = %s, pauses_round = %s"
+            " WHERE room_id = %s AND seat = %s",
+            [pauses, round_id, room_id, seat],
+        )
+    ]
 
 
 def add_events(

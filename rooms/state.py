@@ -173,5 +173,5 @@ def full_state(
         "version": room.version,
         "room": room_json(room, members),
         "members": members_json(members),
-        "round": None if rnd is None else round_json(rnd, state),
+        "round": None if rnd is None or state is None else round_json(rnd, state),
     }

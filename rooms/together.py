@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import lru_cache
 
 from django.utils.translation import gettext
 
@@ -63,9 +64,9 @@ from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
+from games.errors import Conflict, Refused
 from games.play import Clock
 from rooms import together_bots as bots
-from rooms.race import Conflict, Refused
 
 Pair = tuple[int, int]
 
@@ -154,10 +155,9 @@ class Together:
     watchers: tuple[Watcher, ...] = ()
 
     def board(self) -> Board:
-        board = Board(self.layout, self.faces)
-        for move in self.moves:
-            board.take(*move.pair)
-        return board
+        pairs = tuple(move.pair for move in self.moves)
+        standing, free = _replayed(self.layout, self.faces, pairs)
+        return Board(self.layout, self.faces, standing, free)
 
     def find(self, seat: int) -> int | None:
         """The index of a seat number in turn order."""
@@ -192,6 +192,24 @@ class Together:
     def with_seat(self, index: int, seat: Seat) -> "Together":
         seats = self.seats[:index] + (seat,) + self.seats[index + 1 :]
         return replace(self, seats=seats)
+
+
+@lru_cache(maxsize=4096)
+def _replayed(
+    layout: Layout, faces: tuple[str, ...], pairs: tuple[Pair, ...]
+) -> tuple[int, int]:
+    """The standing and free tiles once `pairs` are taken in order from the
+    pile. Each log is the last one and a pair, and the last one's answer is
+    kept, so a move replays one pair rather than the whole log (and it asks
+    three times: the rule, its check and what players see). Raises
+    MoveError, as replaying on the engine does, for a pair it refuses."""
+    if not pairs:
+        board = Board(layout, faces)
+    else:
+        standing, free = _replayed(layout, faces, pairs[:-1])
+        board = Board(layout, faces, standing, free)
+        board.take(*pairs[-1])
+    return board.standing, board.free
 
 
 # -- scoring ---------------------------------------------------------------

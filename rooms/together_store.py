@@ -6,7 +6,6 @@ the bots' plan) is one JSON object here. That object is storage only: what
 clients see is built by rooms.state, which leaves the plan out.
 """
 
-from dataclasses import asdict
 from datetime import datetime
 
 from games.engine.layout import Layout
@@ -14,18 +13,25 @@ from games.play import Clock
 from rooms.together import PLAYING, Move, Seat, Together, Watcher
 
 
+def _fields(record: Seat | Move | Watcher) -> dict:
+    """A record's fields by name. These records hold plain values only, so
+    this is what dataclasses.asdict gives without its recursive copy,
+    which was a third of a Together move's CPU."""
+    return dict(vars(record))
+
+
 def dump(state: Together) -> dict:
     return {
         "faces": list(state.faces),
-        "seats": [asdict(s) for s in state.seats],
-        "moves": [{**asdict(m), "pair": list(m.pair)} for m in state.moves],
+        "seats": [_fields(s) for s in state.seats],
+        "moves": [{**_fields(m), "pair": list(m.pair)} for m in state.moves],
         "turn": state.turn,
         "turn_no": state.turn_no,
         "turn_start_ms": state.turn_start_ms,
         "status": state.status,
         "relays": state.relays,
         "plan": [list(p) for p in state.plan],
-        "watchers": [asdict(w) for w in state.watchers],
+        "watchers": [_fields(w) for w in state.watchers],
     }
 
 

@@ -19,15 +19,15 @@ from config.throttle import (
     guess_refused,
     throttled,
 )
+from games.errors import ActionError
 from rooms import actions
-from rooms.actions import PAUSES_PER_DEAL
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
-from rooms.race import RaceError
+from rooms.moves import PAUSES_PER_DEAL
 
 
 def _open_room(code: str) -> Room:
-    room = Room.objects.filter(code=code.upper()).exclude(status="closed").first()
+    room = Room.objects.open().filter(code=code.upper()).first()
     if room is None:
         raise Http404(gettext("No such room: check the code, or host a new room."))
     return room
@@ -74,7 +74,7 @@ def join(request):
         try:
             actions.join_room(code, current_player(request), form.cleaned_data["name"])
             return redirect("rooms:room", code=code)
-        except RaceError as e:
+        except ActionError as e:
             if e.code == "not_found":
                 CODE_GUESSES.hit(request)
             form.add_error("code" if e.code == "not_found" else None, e.message)
@@ -90,7 +90,7 @@ def watch(request):
         return refused
     if form.is_valid():
         code = form.cleaned_data["code"]
-        if Room.objects.filter(code=code).exclude(status="closed").exists():
+        if Room.objects.open().filter(code=code).exists():
             return render(request, "rooms/watch.html", {"code": code})
         CODE_GUESSES.hit(request)
         form.add_error("code", gettext("No open room has that code."))
@@ -114,12 +114,12 @@ def room(request, code: str):
                 player = current_player(request)
                 actions.join_room(room.code, player, form.cleaned_data["name"])
                 return redirect("rooms:room", code=room.code)
-            except RaceError as e:
+            except ActionError as e:
                 form.add_error(None, e.message)
         context = {"room": room, "form": form}
         return render(request, "rooms/join.html", context, status=400)
-    player = known_player(request)
-    if player is None or not room.members.filter(player=player).exists():
+    known = known_player(request)
+    if known is None or not room.members.filter(player=known).exists():
         form = NameForm(initial={"name": _name(request)})
         return render(request, "rooms/join.html", {"room": room, "form": form})
     return render(request, "rooms/room.html", {"room": room})

@@ -8,7 +8,7 @@ from django.core import signing
 from accounts.models import Player
 from accounts.players import GUEST_COOKIE_SALT
 from games.engine.deal import generate_deal
-from rooms import actions
+from rooms import actions, clock
 from rooms.models import Room
 from rooms.state import full_state
 from tests.race_helpers import T0
@@ -19,7 +19,7 @@ class RoomClock:
 
     def __init__(self, monkeypatch, now=T0) -> None:
         self.now = now
-        monkeypatch.setattr(actions, "current_time", lambda: self.now)
+        monkeypatch.setattr(clock, "current_time", lambda: self.now)
 
     def advance(self, ms: int) -> None:
         self.now += timedelta(milliseconds=ms)

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from rooms import actions, consumers
+from rooms import actions, changes, consumers
 from rooms.actions import MAX_SEATS
 from tests.room_helpers import guest_cookie_value, person
 from tests.run_helpers import Browser
@@ -126,7 +126,7 @@ async def test_a_pong_carries_the_rooms_version_so_a_lost_event_is_noticed(
     ws = await joined(room, ann)
     pong = await reply_to(ws, {"type": "ping", "ref": "p1"})
     had = pong["v"]
-    monkeypatch.setattr(actions, "publish_on_commit", lambda code, events: None)
+    monkeypatch.setattr(changes, "publish_on_commit", lambda code, events: None)
     await database_sync_to_async(actions.lock_room)(room.code, ann, True)
     assert await ws.receive_nothing(timeout=0.3)  # the notification was lost
     pong = await reply_to(ws, {"type": "ping", "ref": "p2"})

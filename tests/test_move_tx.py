@@ -10,9 +10,9 @@ import time
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
 
+from games.errors import Refused
 from rooms import actions, race, sql
 from rooms.models import Event, Room
-from rooms.race import Refused
 from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -222,7 +222,7 @@ def prepared_statements() -> int:
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements"
             " WHERE statement LIKE %s OR statement LIKE %s",
-            ["%FOR UPDATE OF r", "%rd.mode = $2 ORDER BY rc.seat"],
+            ["%FOR UPDATE OF r", "%WHERE r.code = $1 ORDER BY rc.seat"],
         )
         return cursor.fetchone()[0]
 
@@ -230,8 +230,8 @@ def prepared_statements() -> int:
 def test_the_lock_and_the_read_are_prepared_after_a_few_moves(racing):
     """PostgreSQL parses and plans them once per connection (psycopg's
     prepared statements, which Django leaves off unless told); a Together
-    move, which looks on the race path first and leaves it having written
-    nothing, keeps them (a rollback through psycopg would drop them)."""
+    move runs the same statements and keeps them (a rollback through
+    psycopg would drop them)."""
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's prepared statements")
     room, ann, _, clock = racing

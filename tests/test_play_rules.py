@@ -7,6 +7,7 @@ import pytest
 from games import play
 from games.engine.catalogue import get_layout
 from games.engine.deal import generate_deal
+from games.errors import Conflict, Refused
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -66,7 +67,7 @@ def test_a_blocked_tile_is_refused_and_named(reason):
     state, _ = dealt()
     tile = blocked(state, reason)
     free = state.board().free_tiles()[0]
-    with pytest.raises(play.BadMove) as e:
+    with pytest.raises(Refused) as e:
         play.take(state, free, tile, move=0, now=at(2000))
     assert (e.value.code, e.value.tile) == (reason, tile)
 
@@ -78,7 +79,7 @@ def test_a_mismatch_is_refused():
     a, b = next(
         (a, b) for a in free for b in free if board.groups[a] != board.groups[b]
     )
-    with pytest.raises(play.BadMove) as e:
+    with pytest.raises(Refused) as e:
         play.take(state, a, b, move=0, now=at(2000))
     assert e.value.code == "mismatch"
 
@@ -86,7 +87,7 @@ def test_a_mismatch_is_refused():
 def test_a_stale_move_count_is_a_conflict():
     state, solution = dealt()
     state = play.take(state, *solution[0], move=0, now=at(2000))
-    with pytest.raises(play.Conflict) as e:
+    with pytest.raises(Conflict) as e:
         play.take(state, *solution[1], move=0, now=at(3000))
     assert e.value.code == "stale"
 
@@ -106,7 +107,7 @@ def test_undo_puts_the_last_pair_back_and_keeps_the_run_clean():
     assert state.moves == ()
     assert state.undos == 1
     assert state.clean
-    with pytest.raises(play.BadMove) as e:
+    with pytest.raises(Refused) as e:
         play.undo(state, move=0, now=at(3000))
     assert e.value.code == "empty"
 
@@ -129,7 +130,7 @@ def test_shuffle_re_lays_the_standing_faces_where_allowed():
     for tile in state.moves[0]:
         assert shuffled.faces[tile] == state.faces[tile]
     fixed, _ = dealt(can_shuffle=False)
-    with pytest.raises(play.BadMove) as e:
+    with pytest.raises(Refused) as e:
         play.shuffle(fixed, "s1", at(3000))
     assert e.value.code == "no_shuffle"
 
@@ -155,7 +156,7 @@ def test_nothing_but_a_restart_happens_after_the_end():
         lambda s: play.hint(s, at(6000)),
         lambda s: play.pause(s, at(6000)),
     ):
-        with pytest.raises(play.Conflict) as e:
+        with pytest.raises(Conflict) as e:
             event(lost)
         assert e.value.code == "finished"
 

@@ -6,10 +6,10 @@ import pytest
 from games.engine.board import Board
 from games.engine.rng import Rng
 from games.engine.solver import solve
+from games.errors import ActionError
 from rooms import actions
 from rooms import race as R
 from rooms.models import Room
-from rooms.race import RaceError
 from tests.engine_helpers import replay
 from tests.race_helpers import T0, at, small_deal, stuck_pairs
 from tests.room_helpers import person
@@ -118,6 +118,6 @@ def test_in_a_room_it_is_a_race_move_and_together_has_none(room, ann, clock):
     actions.join_room(other.code, person("Cat"), "Cat")
     actions.start_game(other.code, ann)
     actions.deal_round(other.code, ann, "together", "small", 0)
-    with pytest.raises(RaceError) as e:
+    with pytest.raises(ActionError) as e:
         actions.back_to_safety(other.code, ann, 0)
     assert e.value.code == "together"

@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.players import claim_guest
-from rooms import actions, sql
+from games.errors import ActionError, Conflict
+from rooms import actions, reads, sql
 from rooms.models import CODE_ALPHABET, Event, Racer, Room
-from rooms.race import LATE_JOIN_MS, Conflict, RaceError
+from rooms.race import LATE_JOIN_MS
 from tests.room_helpers import (
     apply_events,
     fresh_state,
@@ -33,7 +34,7 @@ def racer(room, seat) -> Racer:
 
 
 def error_code(call) -> str:
-    with pytest.raises(RaceError) as e:
+    with pytest.raises(ActionError) as e:
         call()
     return e.value.code
 
@@ -178,7 +179,7 @@ class TestMoves:
         take_all(room, ann, pairs[2:5], clock, first_move=2)
         take_all(room, bob, pairs[:1], clock)
         rnd = Room.objects.get(pk=room.pk).current_round
-        _, state = sql.load_race(rnd.pk)
+        state = sql.load_play(rnd.pk).state
         assert state.racers == tuple(r.state() for r in rnd.racers.all())
         assert state.racer(0).matches == 5
 
@@ -357,7 +358,7 @@ class TestEvents:
         assert versions == list(range(1, len(versions) + 1))
 
     def test_a_client_far_behind_gets_none(self, room, ann, monkeypatch):
-        monkeypatch.setattr(actions, "MAX_REPLAY", 2)
+        monkeypatch.setattr(reads, "MAX_REPLAY", 2)
         latest = Room.objects.get(pk=room.pk)
         assert actions.events_since(latest, latest.version - 2) is not None
         assert actions.events_since(latest, latest.version - 3) is None

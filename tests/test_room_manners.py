@@ -5,10 +5,11 @@ Every refusal is a clear error and changes nothing."""
 import pytest
 from channels.db import database_sync_to_async
 
+from games.errors import ActionError
 from rooms import actions
 from rooms.actions import PAUSES_PER_DEAL
 from rooms.models import Member, Room
-from rooms.race import LATE_JOIN_MS, RaceError
+from rooms.race import LATE_JOIN_MS
 from tests.room_helpers import person
 from tests.run_helpers import Browser
 from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)
@@ -28,7 +29,7 @@ def refused(code: str, call, *args) -> None:
     """`call` is refused with `code` and the room's version does not move."""
     room = Room.objects.get(code=args[0])
     before = version(room)
-    with pytest.raises(RaceError) as caught:
+    with pytest.raises(ActionError) as caught:
         call(*args)
     assert caught.value.code == code and caught.value.message
     assert version(room) == before

@@ -53,32 +53,72 @@ def test_it_ends_the_race_when_the_time_limit_runs_out(monkeypatch):
     assert rnd.status == "over"
 
 
+class Holding:
+    """The first call of race.run_due holds the room's lock until released:
+    `held` says it has the lock, `release` lets it commit. Later calls run
+    at once."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.held = threading.Event()
+        self.release = threading.Event()
+        run_due = race.run_due
+
+        def holding_run_due(state, now):
+            if not self.held.is_set():
+                self.held.set()
+                assert self.release.wait(10), "never released"
+            return run_due(state, now)
+
+        monkeypatch.setattr(race, "run_due", holding_run_due)
+
+
+def wait_until_blocked(thread: threading.Thread) -> None:
+    """Return once `thread` waits for the room's lock (or has finished).
+    PostgreSQL shows the waiting lock; SQLite waits inside BEGIN, which
+    nothing shows, so there the thread gets a moment to get there (one
+    arriving later still waits for the commit)."""
+    if connection.vendor != "postgresql":
+        thread.join(0.2)
+        return
+    with connection.cursor() as cursor:
+        for _ in range(1000):
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            if cursor.fetchone()[0] or not thread.is_alive():
+                return
+            time.sleep(0.01)
+    raise AssertionError("the thread never waited for the lock")
+
+
+def in_thread(fn, *args) -> threading.Thread:
+    def run():
+        try:
+            fn(*args)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
 def test_two_timers_at_once_apply_a_due_move_once(monkeypatch):
     """The second timer skips the room the first holds (PostgreSQL), or
     waits for it and then finds nothing due (SQLite)."""
     clock = RoomClock(monkeypatch)
     room = bot_race(clock)
     clock.now = room.wake_at
-    run_due = race.run_due
-
-    def slow_run_due(state, now):
-        time.sleep(0.3)  # hold the room while the other timer arrives
-        return run_due(state, now)
-
-    monkeypatch.setattr(race, "run_due", slow_run_due)
+    holding = Holding(monkeypatch)
     results = []
 
     def timer():
-        try:
-            results.append(actions.apply_due_timers(room.pk))
-        finally:
-            connection.close()
+        results.append(actions.apply_due_timers(room.pk))
 
-    threads = [threading.Thread(target=timer) for _ in range(2)]
-    for t in threads:
-        t.start()
-        time.sleep(0.05)
-    for t in threads:
+    first = in_thread(timer)
+    assert holding.held.wait(10)
+    second = in_thread(timer)
+    wait_until_blocked(second)  # on PostgreSQL it skips: done at once
+    holding.release.set()
+    for t in (first, second):
         t.join()
     assert sorted(results) == [False, True]
     assert bot_matches(room) == 1
@@ -92,25 +132,14 @@ def test_a_pair_that_waits_for_the_timer_plays_on_from_the_bots_move(monkeypatch
     room = bot_race(clock)
     before = fresh_state(room.code)
     clock.now = room.wake_at
-    run_due = race.run_due
-
-    def slow_run_due(state, now):
-        time.sleep(0.3)  # hold the room while the pair arrives
-        return run_due(state, now)
-
-    monkeypatch.setattr(race, "run_due", slow_run_due)
-
-    def timer():
-        try:
-            actions.apply_due_timers(room.pk)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=timer)
-    thread.start()
-    time.sleep(0.05)
-    actions.take_pair(room.code, room.host, *solution(room)[0], 0)
-    thread.join()
+    holding = Holding(monkeypatch)
+    timer = in_thread(actions.apply_due_timers, room.pk)
+    assert holding.held.wait(10)
+    pair = in_thread(actions.take_pair, room.code, room.host, *solution(room)[0], 0)
+    wait_until_blocked(pair)
+    holding.release.set()
+    for t in (timer, pair):
+        t.join()
     events = Event.objects.filter(room=room).order_by("version")
     after = fresh_state(room.code)
     assert apply_events(before, [e.as_message() for e in events]) == after

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from games.errors import ActionError
 from rooms import actions
 from rooms.models import Event, Room
-from rooms.race import RaceError
 from rooms.together import TURN_MS
 from tests.room_helpers import apply_events, fresh_state, person
 
@@ -44,7 +44,7 @@ def play_out(room, players: dict, clock) -> dict:
 
 
 def error_code(call) -> str:
-    with pytest.raises(RaceError) as e:
+    with pytest.raises(ActionError) as e:
         call()
     return e.value.code
 

@@ -10,8 +10,8 @@ import pytest
 
 from games.engine.board import Board
 from games.engine.solver import solve
+from games.errors import Conflict, Refused
 from rooms import together as T
-from rooms.race import Conflict, Refused
 from rooms.together_bots import plan_clears
 from tests.race_helpers import START, small_deal
 from tests.together_helpers import T0, at, game, spread, stacks

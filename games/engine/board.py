@@ -5,6 +5,7 @@ bitmask and updated on each take from the few tiles the pair touched, since
 taking tiles can only ever free others (freedom is monotone).
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,7 +25,7 @@ class MoveError(ValueError):
         self.tile = tile
 
 
-def iter_bits(mask: int):
+def iter_bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

@@ -3,6 +3,8 @@
 import json
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
 
 from games.engine.layout import Layout, LayoutError, parse_positions
 
@@ -30,7 +32,7 @@ def layout_from_json(data: object) -> Layout:
     )
 
 
-def layout_to_json(layout: Layout) -> dict:
+def layout_to_json(layout: Layout) -> dict[str, Any]:
     return {
         "format": LAYOUT_FORMAT,
         "slug": layout.slug,
@@ -39,7 +41,7 @@ def layout_to_json(layout: Layout) -> dict:
     }
 
 
-def _files():
+def _files() -> list[Traversable]:
     return sorted(
         (
             f

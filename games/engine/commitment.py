@@ -21,6 +21,9 @@ the salt, 64 hex digits, keeps the witness from being guessed from the hash.
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping
+from typing import Any
+
+Pair = tuple[int, int]
 
 SCHEME = "mahjong-commitment/1"
 
@@ -29,7 +32,9 @@ def new_salt() -> str:
     return secrets.token_hex(32)
 
 
-def encoding(tiles: Iterable[Mapping], solution: Iterable, salt: str) -> bytes:
+def encoding(
+    tiles: Iterable[Mapping[str, Any]], solution: Iterable[Pair], salt: str
+) -> bytes:
     """The committed text for a deal's tiles (spec JSON objects) and witness."""
     lines = [SCHEME, salt]
     lines += [f"tile {t['id']} {t['x']} {t['y']} {t['z']} {t['face']}" for t in tiles]
@@ -37,6 +42,8 @@ def encoding(tiles: Iterable[Mapping], solution: Iterable, salt: str) -> bytes:
     return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
-def commitment(tiles: Iterable[Mapping], solution: Iterable, salt: str) -> str:
+def commitment(
+    tiles: Iterable[Mapping[str, Any]], solution: Iterable[Pair], salt: str
+) -> str:
     """The SHA-256 of the encoding, as 64 hex digits."""
     return hashlib.sha256(encoding(tiles, solution, salt)).hexdigest()

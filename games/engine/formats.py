@@ -5,7 +5,9 @@ has an `id`. For a deal the id is the index. A position read from JSON may
 carry any ids, so it keeps them beside its board.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine.board import Board, iter_bits
 from games.engine.deal import Deal
@@ -31,11 +33,11 @@ class Position:
         except ValueError:
             raise FormatError(f"no tile with id {tile_id}") from None
 
-    def pairs_to_ids(self, pairs) -> list[list[int]]:
+    def pairs_to_ids(self, pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
         return [[self.ids[a], self.ids[b]] for a, b in pairs]
 
 
-def deal_to_json(deal: Deal) -> dict:
+def deal_to_json(deal: Deal) -> dict[str, Any]:
     return {
         "format": DEAL_FORMAT,
         "layout": deal.layout.slug,
@@ -91,7 +93,7 @@ def position_from_json(data: object) -> Position:
     return Position(board=Board(layout, tuple(faces)), ids=tuple(ids))
 
 
-def position_to_json(position: Position) -> dict:
+def position_to_json(position: Position) -> dict[str, Any]:
     board = position.board
     return {
         "format": POSITION_FORMAT,

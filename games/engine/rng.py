@@ -6,6 +6,8 @@ versions), on hash() (randomised per process) or on dict/set order.
 """
 
 import hashlib
+from collections.abc import Sequence
+from typing import Any
 
 _MASK = (1 << 64) - 1
 
@@ -33,10 +35,10 @@ class Rng:
             if v < limit:
                 return v % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def choice(self, items):
+    def choice[T](self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

@@ -75,7 +75,7 @@ class ClauseSearch:
     the measure of its cost.
     """
 
-    def __init__(
+    def __init__(  # noqa: C901 (one of the solver's long ones, read best whole)
         self,
         layout: Layout,
         standing: int,

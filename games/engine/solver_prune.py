@@ -147,7 +147,7 @@ class Precedence:
             before |= self.above[t]
         return before, after
 
-    def order(self, standing: int, settled: list[tuple[int, int, int, int]]):
+    def order(self, standing: int, settled: list[tuple[int, int, int, int]]):  # noqa: C901 (one of the solver's long ones, read best whole)
         """What must go after what, or None if the settled pairs cannot all go.
 
         Returns (reach, rep): reach[rep.get(t, t)] is the mask of tiles that

@@ -1,3 +1,8 @@
+"""manage.py deal: a deal by layout and seed, or a stored daily or level deal.
+
+It lives in dailies, which knows every kind of deal; games knows none of
+dailies."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from dailies.cli import stored_deal

@@ -1,0 +1,80 @@
+"""An older commit and this tree side by side: bench/move_cost.py, in turns.
+
+The machine is shared, so absolute figures drift with its load; a ratio
+of two trees measured in turns, in the same minutes, does not. This
+extracts `--base` (a commit, default main) into a temporary folder
+(`git archive`: the repository's worktrees are left alone), then runs
+this tree's bench/move_cost.py `--runs` times against each tree in
+turns (`--code`), with this tree's virtual environment and the
+configured database, and prints each run's CPU medians per call and the
+ratio this tree / base of their medians. Extra arguments go to
+move_cost.py:
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 \\
+    SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
+    .venv/bin/python bench/compare.py --base main --runs 5 -- --mode together
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("take_pair", "apply_due_timers")
+
+
+def extract(commit: str, folder: Path) -> None:
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tempfile.TemporaryFile() as tar:
+        tar.write(archive)
+        tar.seek(0)
+        with tarfile.open(fileobj=tar) as files:
+            files.extractall(folder, filter="data")
+
+
+def run(code: Path, extra: list[str]) -> dict:
+    script = [sys.executable, str(ROOT / "bench/move_cost.py"), "--code", str(code)]
+    done = subprocess.run(script + extra, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"move_cost.py failed on {code}:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="main")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("extra", nargs="*", help="arguments for move_cost.py")
+    args = parser.parse_args()
+    medians = {"base": {k: [] for k in KINDS}, "head": {k: [] for k in KINDS}}
+    with tempfile.TemporaryDirectory(prefix="bench-base-") as folder:
+        extract(args.base, Path(folder))
+        trees = {"base": Path(folder), "head": ROOT}
+        for n in range(args.runs):
+            for name, tree in trees.items():
+                result = run(tree, args.extra)
+                for kind in KINDS:
+                    medians[name][kind].append(result[kind].get("median_ms"))
+                print(f"run {n + 1} {name}: ", json.dumps(medians[name]), flush=True)
+    ratios = {}
+    for kind in KINDS:
+        base = [m for m in medians["base"][kind] if m is not None]
+        head = [m for m in medians["head"][kind] if m is not None]
+        if base and head:
+            ratios[kind] = round(statistics.median(head) / statistics.median(base), 3)
+    print(json.dumps({"base": args.base, "cpu_ms": medians, "head/base": ratios}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

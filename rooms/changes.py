@@ -1,0 +1,177 @@
+"""The one unit of change to a room, and what every action shares.
+
+Each action runs in one transaction holding the room's row lock, so
+everything that happens in one room is applied in one order, each change
+on the state the last one left; the room's version counts the events.
+Events are saved with their version in the same transaction and published
+only after it commits. A change to the round in play (a person's move, a
+bot's, a timer's) takes `round_action`'s path, or `finish`'s for the timer:
+lock and read in one round trip (rooms.sql, rooms.move_tx), the pure rule,
+the writes and events, publish after COMMIT. Seat changes and deals lock
+the room through the ORM (`locked_room`) and end with `emit`.
+"""
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.utils.translation import gettext
+
+from accounts.models import Player
+from games.errors import Conflict, Forbidden, NotFound, Refused
+from rooms import clock, move_tx, race, sql, together
+from rooms.models import Member, Room
+from rooms.publish import publish_on_commit
+from rooms.sql import Writes
+from rooms.state import race_patch, together_json
+
+# An event before it is numbered: its kind and its data (a dict, a list or
+# None, as docs/protocol.md has each kind).
+Event = tuple[str, Any]
+
+
+def locked_room(code: str) -> Room:
+    # The current round comes in the same query; only the room row is locked.
+    rooms = Room.objects.open().select_related("current_round")
+    room = rooms.select_for_update(of=("self",)).filter(code=code).first()
+    if room is None:
+        raise NotFound(f"no room {code!r}")
+    return room
+
+
+def members_of(room: Room) -> list[Member]:
+    return list(room.members.all())
+
+
+def member_of(room: Room, player: Player) -> Member:
+    member = room.members.filter(player=player).first()
+    if member is None:
+        raise Forbidden("not_member", gettext("you are not in this room"))
+    return member
+
+
+def require_host(room: Room, player: Player) -> None:
+    if room.host_id != player.pk:
+        raise Forbidden("not_host", gettext("only the host can do that"))
+
+
+def in_play(room: Room) -> sql.InPlay | None:
+    """The round in play in `room` and its state (None: no race or
+    Together game on)."""
+    if room.current_round_id is None:
+        return None
+    return sql.load_play(room.current_round_id)
+
+
+def _numbered(room: Room, events: list[Event]) -> list[dict]:
+    """Events as saved and sent, numbered on from the room's version (which
+    this moves on)."""
+    messages = []
+    for kind, data in events:
+        room.version += 1
+        messages.append({"v": room.version, "kind": kind, "data": data})
+    return messages
+
+
+def emit(
+    room: Room,
+    events: list[Event],
+    now: datetime,
+    *changed: str,
+    writes: Writes = (),
+) -> None:
+    """Number and store events, and publish them after commit. Saves the
+    room's version and wake_at (which change with the events), plus the
+    `changed` fields the action set; `writes` (a round's rows, from
+    _changes) go to the database with them."""
+    messages = _numbered(room, events)
+    sql.add_events(room, messages, now, writes)
+    if changed:
+        room.save(update_fields=changed)
+    publish_on_commit(room.code, messages)
+
+
+State = race.Race | together.Together
+
+
+def changes(
+    room: Room, round_id: int, old: State, new: State
+) -> tuple[list[Event], Writes]:
+    """What changed from `old` to `new` in the round in play: the event
+    players see (none when nothing changed, as for a retried message, or
+    when only a Together connection did) and the statements that save it.
+    Sets the room's wake_at for the new state."""
+    if isinstance(new, together.Together) and isinstance(old, together.Together):
+        room.wake_at = together.wake_at(new)
+        if new == old:
+            return [], ()
+        writes = sql.together_writes(round_id, new)
+        if together.unlinked(new) == together.unlinked(old):
+            return [], writes  # a new connection of someone's: no news
+        return [("together", together_json(new))], writes
+    if not (isinstance(new, race.Race) and isinstance(old, race.Race)):
+        raise TypeError("a round's state keeps its mode")
+    room.wake_at = race.wake_at(new)
+    if new == old:
+        return [], ()
+    return [("race", race_patch(old, new))], sql.race_writes(round_id, old, new)
+
+
+def finish(
+    move: move_tx.Move,
+    room: Room,
+    play: sql.InPlay,
+    new: State,
+    now: datetime,
+    *writes: move_tx.Statement,
+) -> list[dict]:
+    """End a change to the round in play with its new state and any other
+    `writes`; the events to publish once `move` has ended."""
+    events, saves = changes(room, play.round_id, play.state, new)
+    messages = _numbered(room, events)
+    move.finish(sql.event_writes(room, messages, now, [*writes, *saves]))
+    return messages
+
+
+# A rule applied to the round in play on behalf of a seat, by mode.
+RaceChange = Callable[[race.Race, int, Room, datetime], race.Race]
+TogetherChange = Callable[[together.Together, int, Room, datetime], together.Together]
+# Statements that go with a change, from the lock's row and both states.
+Extra = Callable[[sql.Locked, State, State], Writes]
+
+
+def round_action(
+    code: str,
+    player: Player,
+    change: RaceChange,
+    shared: TogetherChange | None = None,
+    extra: Extra | None = None,
+) -> Room:
+    """The one unit of change to the round in progress, on behalf of
+    `player`'s own seat (never a seat named by the client): lock the room
+    and read what is in play in one round trip, apply `change` in a race
+    or `shared` in Together (None: the mode has no such action), write,
+    and publish after commit (two round trips on PostgreSQL, rooms.move_tx)."""
+    with move_tx.move() as move:
+        locked = sql.lock_seat(code, player.pk, move)
+        if locked is None:
+            raise NotFound(f"no room {code!r}")
+        seat = locked.row.seat
+        if seat is None:
+            raise Forbidden("not_member", gettext("you are not in this room"))
+        if locked.play is None:
+            raise Conflict("no_race", gettext("no race is in progress"))
+        # Read after the lock: changes to a room are applied in time order.
+        now, room, play = clock.current_time(), locked.room, locked.play
+        old = play.state
+        new: State
+        if not isinstance(old, together.Together):
+            new = change(old, seat, room, now)
+        elif shared is None:
+            raise Refused("together", gettext("Together has no undo, shuffle or stop"))
+        else:
+            new = shared(old, seat, room, now)
+        writes = extra(locked, old, new) if extra else ()
+        messages = finish(move, room, play, new, now, *writes)
+    publish_on_commit(room.code, messages)  # committed by now
+    return room
