@@ -13,8 +13,9 @@ pairs ranked above it need one. The search, within its node budget, is
 otherwise for positions play has led elsewhere.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from games.engine.board import Board, MoveError
 from games.engine.solver import Solver, SolveResult
@@ -68,9 +69,9 @@ def still_to_take(witness: Iterable[Pair], taken: Iterable[Pair]) -> list[Pair] 
     """The pairs of a clearing order not taken yet, when every pair taken so
     far was one of its pairs (in any order); None once play left it. With a
     pairing fixed, order does not matter, so those pairs still clear."""
-    left = {tuple(sorted(p)) for p in witness}
+    left = {(min(p), max(p)) for p in witness}
     for pair in taken:
-        key = tuple(sorted(pair))
+        key = (min(pair), max(pair))
         if key not in left:
             return None
         left.remove(key)
@@ -126,7 +127,7 @@ def hint(
             # Its best-ranked free pair is safe at once (a clearing's first
             # pair is free, so there is one); a pair ranked above it, one that
             # opens more, is offered instead if the search shows it safe too.
-            safe = {tuple(sorted(p)) for p in known}
+            safe = {(min(p), max(p)) for p in known}
             pair = _first_safe(ranked, safe, _lazy_checks(board), budget)
             return Hint(pair=pair, clearable=True)
     # One Solver for the position and all its candidates: they share its
@@ -137,17 +138,25 @@ def hint(
         return Hint(pair=ranked[0], clearable=False)
     # With the pairing of a solution fixed, any of its pairs that is free now
     # can go first; the solution's first pair always is, so one is ranked.
-    safe = {tuple(sorted(p)) for p in whole.solution or ()}
+    safe = {(min(p), max(p)) for p in whole.solution or ()}
     pair = _first_safe(ranked, safe, solver.solve, budget - whole.nodes)
     if pair is not None:
         return Hint(pair=pair, clearable=True)
     return Hint(pair=ranked[0], clearable=None)
 
 
+class _Check(Protocol):
+    """Solver.solve as _first_safe calls it: a check of one candidate."""
+
+    def __call__(
+        self, *, max_nodes: int, first: Pair, clauses_after: int
+    ) -> SolveResult: ...
+
+
 def _first_safe(
     ranked: list[Pair],
     safe: set[Pair],
-    solve: Callable[..., SolveResult],
+    solve: _Check,
     left: int,
 ) -> Pair | None:
     """The first ranked pair that is known safe, or that `solve` shows safe
@@ -165,15 +174,17 @@ def _first_safe(
     return None
 
 
-def _lazy_checks(board: Board) -> Callable[..., SolveResult]:
+def _lazy_checks(board: Board) -> _Check:
     """Solver.solve for the board, set up only if a check is asked for: a
     known clearing often holds the best-ranked pair, and then none is."""
     solver: Solver | None = None
 
-    def solve(**kwargs) -> SolveResult:
+    def solve(*, max_nodes: int, first: Pair, clauses_after: int) -> SolveResult:
         nonlocal solver
         if solver is None:
             solver = Solver(board)
-        return solver.solve(**kwargs)
+        return solver.solve(
+            max_nodes=max_nodes, first=first, clauses_after=clauses_after
+        )
 
     return solve

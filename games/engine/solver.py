@@ -37,13 +37,14 @@ local search do, proofs of "cannot be cleared" above all.
 """
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import NamedTuple
 
 from games.engine.board import Board, iter_bits
 from games.engine.rng import Rng
-from games.engine.solver_clauses import ClauseSearch
+from games.engine.solver_clauses import ClauseSearch, Found
 from games.engine.solver_local import PairingSearch
 from games.engine.solver_prune import pair_conflicts, precedence
 
@@ -107,6 +108,9 @@ CLAUSES_SHARE = 24
 WORK_PER_NODE = 10
 
 Pair = tuple[int, int]
+# A position in the search and the groups worth a new look for safe moves:
+# (standing, free, banned, settled, todo), as _take hands it on.
+State = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class _Limit(Exception):
 _first = itemgetter(0)
 
 
-def _second(item: tuple) -> tuple[int, int]:
+def _second(item: tuple[int, Pair]) -> Pair:
     return item[1]
 
 
@@ -360,7 +364,7 @@ class _Search:
                 settle |= 1 << k
         self.root = self._propagate(banned, settle, settle | banned, self.standing)
 
-    def run(self, max_nodes: int, first: Pair | None) -> list[Pair] | bool:  # noqa: C901 (one of the solver's long ones, read best whole)
+    def run(self, max_nodes: int, first: Pair | None) -> Found:  # noqa: C901 (one of the solver's long ones, read best whole)
         self.max_nodes = max_nodes
         counts = [m.bit_count() for m in self.members]
         if any(n % 2 for n in counts):
@@ -395,7 +399,7 @@ class _Search:
             if state is None:
                 return False
             standing, free, banned, settled, todo = state
-        budget = FIRST_BUDGET
+        budget: float = FIRST_BUDGET
         attempt = 0
         clauses: ClauseSearch | None = None
         local: PairingSearch | None = None
@@ -467,9 +471,7 @@ class _Search:
         domains = self.domains(standing, banned)
         return ClauseSearch(self.layout, standing, domains, clashes, self.prec.near)
 
-    def clause_turn(
-        self, clauses: ClauseSearch, budget: float
-    ) -> list[Pair] | bool | None:
+    def clause_turn(self, clauses: ClauseSearch, budget: float) -> Found | None:
         """Run the clause search for its share of `budget` nodes."""
         nodes = min(budget * CLAUSES_SHARE, self.max_nodes - self.nodes)
         before = clauses.work
@@ -483,11 +485,12 @@ class _Search:
 
     def domains(self, standing: int, banned: int) -> list[list[tuple[Pair, ...]]]:
         """For each group, the pairings of its standing tiles not banned."""
-        domains = []
+        domains: list[list[tuple[Pair, ...]]] = []
         for g, m in enumerate(self.members):
             s = m & standing
             if s.bit_count() == 2:
-                domains.append([(tuple(iter_bits(s)),)])
+                a, b = iter_bits(s)
+                domains.append([((a, b),)])
             elif s:
                 domains.append(
                     [
@@ -499,7 +502,9 @@ class _Search:
         return domains
 
     # -- what follows from banned and settled pairs -------------------------
-    def _propagate(self, banned: int, settled: int, news: int, standing: int):  # noqa: C901 (one of the solver's long ones, read best whole)
+    def _propagate(  # noqa: C901 (one of the solver's long ones, read best whole)
+        self, banned: int, settled: int, news: int, standing: int
+    ) -> tuple[int, int] | None:
         """Spread what newly banned or settled pairs imply; None when dead.
 
         A settled pair bans every pair it conflicts with, and the other
@@ -569,7 +574,9 @@ class _Search:
                         banned |= both
                         news |= both
 
-    def deduce(self, standing: int, banned: int, settled: int):  # noqa: C901 (one of the solver's long ones, read best whole)
+    def deduce(  # noqa: C901 (one of the solver's long ones, read best whole)
+        self, standing: int, banned: int, settled: int
+    ) -> tuple[int, int] | None:
         """The full precedence analysis: (banned, settled) grown, or None.
 
         Orders the tiles as far as covers, rows and settled pairs force it
@@ -647,7 +654,9 @@ class _Search:
         got = move.frees[s2 & move.near] = freed, changed
         return got
 
-    def _safe_pairs(self, g: int, standing: int, free: int, banned: int, settled: int):
+    def _safe_pairs(
+        self, g: int, standing: int, free: int, banned: int, settled: int
+    ) -> Sequence[int]:
         """Pairs (by number) of group g that can be taken now without loss.
 
         All standing tiles free: take them all (as an allowed pairing). Three
@@ -677,7 +686,17 @@ class _Search:
             return found
         return ()
 
-    def _take(self, standing, free, banned, settled, k, path, todo, after=None):
+    def _take(
+        self,
+        standing: int,
+        free: int,
+        banned: int,
+        settled: int,
+        k: int,
+        path: list[Pair],
+        todo: int,
+        after: tuple[int, int, int] | None = None,
+    ) -> State | None:
         """Take pair k, settle its group, spread that; None when dead.
 
         `todo` collects the groups worth a new look for safe moves; `after`
@@ -732,7 +751,7 @@ class _Search:
                 others += pairs
         return best if best is not None else others
 
-    def _every_move(self, standing: int, free: int) -> list[Pair] | bool:
+    def _every_move(self, standing: int, free: int) -> Found:
         """Plain memoised search over all moves, for odd compositions."""
         if not standing:
             return []
@@ -751,7 +770,15 @@ class _Search:
         self.dead.add(standing)
         return False
 
-    def dfs(self, standing, free, banned, settled, todo, multi):  # noqa: C901 (one of the solver's long ones, read best whole)
+    def dfs(  # noqa: C901 (one of the solver's long ones, read best whole)
+        self,
+        standing: int,
+        free: int,
+        banned: int,
+        settled: int,
+        todo: int,
+        multi: int,
+    ) -> Found:
         """A clearing order from this position, or False if there is none.
 
         `multi`: the groups with two free tiles or more, as far as the groups

@@ -34,10 +34,14 @@ no clearing makes. Deterministic: no randomness, the same position gives the
 same search. Resumable: run() stops at a work budget and carries on later.
 """
 
+from typing import Literal
+
 from games.engine.board import iter_bits
 from games.engine.layout import Layout
 
 Pair = tuple[int, int]
+# A clearing order, or False when the position provably has none.
+Found = list[Pair] | Literal[False]
 
 # Restarts follow the Luby sequence (1 1 2 1 1 2 4 ...) times RESTART
 # conflicts; learned clauses and each group's target pairing are kept.
@@ -142,14 +146,16 @@ class ClauseSearch:
         self.restarts = 0
         self.next_restart = RESTART
         self.work = 0
-        self.answer: list[Pair] | bool | None = None
+        self.answer: Found | None = None
 
         # The play-out: each tile's possible partners, whether it goes only
         # with its one chosen partner, and the choices each group relies on.
         self.options = list(self.mates)
         self.exact = [False] * n
         self.facts: dict[int, list[int]] = {}
-        self.seen_values: list[tuple | None] = [None] * len(self.group_vars)
+        self.seen_values: list[tuple[bool | None, ...] | None] = [None] * len(
+            self.group_vars
+        )
         # Groups whose variables changed since the last play-out.
         self.changed = set(range(len(self.group_vars)))
         # The last play-out's removals in order (x, y; y == x when a tile
@@ -337,7 +343,15 @@ class ClauseSearch:
         else:
             self.facts.pop(g, None)
 
-    def _play_out(self, standing, free, options, exact, removed=None, before=None):
+    def _play_out(
+        self,
+        standing: int,
+        free: int,
+        options: list[int],
+        exact: list[bool],
+        removed: list[Pair] | None = None,
+        before: list[tuple[int, int]] | None = None,
+    ) -> tuple[int, int]:
         """Take what the options allow until stuck; (standing, free) then.
 
         A tile that goes only with its chosen partner goes with it once both
@@ -364,7 +378,7 @@ class ClauseSearch:
                     continue
                 y = x
                 gone = 1 << x
-            if removed is not None:
+            if removed is not None and before is not None:
                 before.append((standing, free))
                 removed.append((x, y))
             work += 1
@@ -514,7 +528,7 @@ class ClauseSearch:
         return clause
 
     # -- the search ----------------------------------------------------------
-    def run(self, work: int) -> list[Pair] | bool | None:
+    def run(self, work: int) -> Found | None:
         """A clearing, False when none exists, or None once `work` more
         removals have been played out without an answer (call again to go
         on)."""

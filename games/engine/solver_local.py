@@ -195,7 +195,14 @@ class PairingSearch:
             if t < partner[t] and free >> partner[t] & 1
         ]
 
-    def _close(self, standing, free, queue, order=None, before=None):
+    def _close(
+        self,
+        standing: int,
+        free: int,
+        queue: list[int],
+        order: list[Pair] | None = None,
+        before: list[tuple[int, int, int]] | None = None,
+    ) -> tuple[int, int]:
         """Take free pairs of the current pairings until none is left; the
         (standing, free) reached. queue: tiles whose partner is free too, at
         least one of each such pair (taken tiles in it are skipped)."""
@@ -212,7 +219,7 @@ class PairingSearch:
             if not standing >> a & 1:
                 continue
             b = partner[a]
-            if order is not None:
+            if order is not None and before is not None:
                 before.append((standing, free, ready))
                 order.append((a, b))
             gone = 1 << a | 1 << b
@@ -276,7 +283,9 @@ class PairingSearch:
         for j in range(i, len(self.order)):
             first.setdefault(self.group_of[self.order[j][0]], j)
 
-    def _resume(self, g: int, pairs: tuple[Pair, ...]) -> tuple[int, int, int, list]:
+    def _resume(
+        self, g: int, pairs: tuple[Pair, ...]
+    ) -> tuple[int, int, int, list[int]]:
         """Where the closure picks up with g's pairing now `pairs`: the
         index in `order` of g's first move (the end, if g never moved), the
         position there, and the tiles of the pairs ready there, g's own

@@ -25,6 +25,7 @@ the root masks stay true (ANDed with what still stands).
 from functools import lru_cache
 
 from games.engine.board import iter_bits
+from games.engine.layout import Layout
 
 
 def closure(start: dict[int, int]) -> dict[int, int]:
@@ -49,7 +50,7 @@ PairFacts = tuple[tuple[int, int], bool, tuple[int, ...], tuple[int, ...]]
 
 
 @lru_cache(maxsize=16)
-def precedence(standing: int, layout) -> "Precedence":
+def precedence(standing: int, layout: Layout) -> "Precedence":
     """The Precedence of a set of standing tiles, shared between solves.
 
     It depends on the spots alone, not the faces, so every fresh deal on a
@@ -59,7 +60,7 @@ def precedence(standing: int, layout) -> "Precedence":
 
 
 class Precedence:
-    def __init__(self, standing: int, layout) -> None:
+    def __init__(self, standing: int, layout: Layout) -> None:
         n = len(layout)
         tiles = list(iter_bits(standing))
         cover, left, right = layout.cover_mask, layout.left_mask, layout.right_mask
@@ -147,7 +148,9 @@ class Precedence:
             before |= self.above[t]
         return before, after
 
-    def order(self, standing: int, settled: list[tuple[int, int, int, int]]):  # noqa: C901 (one of the solver's long ones, read best whole)
+    def order(  # noqa: C901 (one of the solver's long ones, read best whole)
+        self, standing: int, settled: list[tuple[int, int, int, int]]
+    ) -> tuple[dict[int, int], dict[int, int]] | None:
         """What must go after what, or None if the settled pairs cannot all go.
 
         Returns (reach, rep): reach[rep.get(t, t)] is the mask of tiles that
@@ -198,7 +201,12 @@ class Precedence:
                 return reach, rep
 
 
-def near_mask(affected: int, cover, left, right) -> int:
+def near_mask(
+    affected: int,
+    cover: tuple[int, ...],
+    left: tuple[int, ...],
+    right: tuple[int, ...],
+) -> int:
     """The tiles whose standing decides which of `affected` are free: those
     tiles and what covers and flanks them."""
     near = affected
@@ -211,7 +219,9 @@ def _spread(d: dict[int, int], n: int) -> list[int]:
     return [d.get(t, 0) for t in range(n)]
 
 
-def _reach(succ: dict[int, int], rep: dict[int, int], both: dict[int, int]):
+def _reach(
+    succ: dict[int, int], rep: dict[int, int], both: dict[int, int]
+) -> dict[int, int] | None:
     """Tiles strictly after each event, or None if some event is after itself."""
     reach: dict[int, int] = {}
     active: set[int] = set()
