@@ -13,6 +13,7 @@ a ticking counter: elapsed time is computed from `now` whenever it is asked for.
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TypedDict, Unpack
 
 from django.utils.translation import gettext
 
@@ -210,7 +211,15 @@ def _witness(state: RunState) -> tuple[Pair, ...]:
     return state.witness if state.faces == state.initial_faces else ()
 
 
-def _helped(state: RunState, now: datetime, **changes) -> RunState:
+class _Rewound(TypedDict, total=False):
+    """What a help may change in a run besides counting it: back to safety
+    takes pairs off the log, counted as undos."""
+
+    moves: tuple[Pair, ...]
+    undos: int
+
+
+def _helped(state: RunState, now: datetime, **changes: Unpack[_Rewound]) -> RunState:
     """A help (back to safety, a way through) counts like a hint: the run
     sets no best time. On a finished run nothing is counted."""
     if not state.in_play:
@@ -267,7 +276,8 @@ def _clearing(state: RunState, moves: tuple[Pair, ...]) -> list[Pair] | None:
     order = clearing_order(board, known) if known is not None else None
     if order is None:
         found = Solver(board).solve(max_nodes=SAFETY_NODES)
-        order = list(found.solution) if found.solvable else None
+        # A solution is there exactly when the search found the pile clearable.
+        order = list(found.solution) if found.solution is not None else None
     return order
 
 

@@ -225,7 +225,7 @@ def deal(
         clock=Clock(0, now + timedelta(milliseconds=BUILD_DELAY_MS)),
         limit_ms=limit_minutes * 60_000 or None,
         racers=(),
-        witness=tuple(tuple(sorted(p)) for p in witness),
+        witness=tuple((min(p), max(p)) for p in witness),
     )
     racers = tuple(
         _schedule_bot(race, Racer(seat=s, name=n, faces=faces, bot=b), 0)
@@ -326,7 +326,7 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
         racer = race.racer(seat)
         if racer.steps and move == len(racer.steps) - 1:
             _, last_pair, _ = racer.steps[-1]
-            if last_pair == tuple(sorted((a, b))):
+            if last_pair == (min(a, b), max(a, b)):
                 return race
     racer = _acting(race, seat, now, move)
     board = racer.board(race.layout)
@@ -335,7 +335,7 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
     ms = race.own_ms(racer, now)
-    steps = (*racer.steps, taken(ms, tuple(sorted((a, b)))))
+    steps = (*racer.steps, taken(ms, (min(a, b), max(a, b))))
     racer = replace(racer, steps=steps, known_free=(board.standing, board.free))
     if board.cleared:
         racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
@@ -359,8 +359,8 @@ def hint(race: Race, seat: int, now: datetime) -> Hint:
     race = settle(race, now)
     racer = _acting(race, seat, now)
     clearing = None
-    pairs = [pair for _, pair, _ in racer.steps]
-    if None not in pairs:  # no shuffle
+    pairs = [pair for _, pair, _ in racer.steps if pair is not None]
+    if len(pairs) == len(racer.steps):  # no shuffle
         clearing = still_to_take(race.witness, pairs)
     return engine_hint(racer.board(race.layout), clearing=clearing)
 
@@ -517,6 +517,7 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
     move = len(racer.steps)
     try:
         if choice.kind == bots.TAKE:
+            assert choice.pair is not None  # a take always names its pair
             race = take(race, seat, *choice.pair, move, now)
         else:
             seed = f"{race.seed}/{seat}/{racer.shuffles}"
@@ -554,8 +555,9 @@ def run_due(race: Race, now: datetime) -> Race:
 # -- standings -------------------------------------------------------------
 
 
-def _rank_key(racer: Racer) -> tuple:
+def _rank_key(racer: Racer) -> tuple[int, int, int]:
     if racer.status == CLEARED:
+        assert racer.end_ms is not None  # set when the racer cleared
         return (0, racer.end_ms, 0)
     return (1, -racer.matches, racer.reached_ms)
 
@@ -565,7 +567,7 @@ def standings(race: Race) -> tuple[Place, ...]:
     first, ties broken by who reached that count sooner on their own clock.
     Racers level in every way share the place."""
     keyed = sorted((_rank_key(r), r.seat, r) for r in race.racers)
-    places = []
+    places: list[Place] = []
     for i, (key, _, r) in enumerate(keyed):
         # Level with the racer before: the same place.
         place = places[-1].place if i and key == keyed[i - 1][0] else i + 1

@@ -6,11 +6,142 @@ what changed rather than a description of the change: a client that applies
 the events it missed ends with exactly the state a fresh client gets.
 """
 
+from typing import NotRequired, TypedDict
+
 from rooms import race, together
 from rooms.models import Member, Room, Round, epoch_ms
 
+# What clients are sent, message by message (docs/protocol.md).
 
-def room_json(room: Room, members: list[Member]) -> dict:
+
+class RoomJson(TypedDict):
+    code: str
+    status: str
+    host_seat: int | None
+    settings: dict[str, object]
+    locked: bool
+
+
+class SeatedJson(TypedDict):
+    """A member of the room, or a watcher of a Together game."""
+
+    seat: int
+    name: str
+    bot: str
+
+
+class RacerJson(TypedDict):
+    seat: int
+    name: str
+    bot: str
+    status: str
+    matches: int
+    moves: int
+    standing: str
+    stuck: bool
+    penalty_ms: int
+    shuffles: int
+    end_ms: int | None
+    reached_ms: int
+    faces: NotRequired[list[str]]  # only when they changed
+
+
+class PlaceJson(TypedDict):
+    seat: int
+    place: int
+    status: str
+    ms: int | None
+    matches: int
+    reached_ms: int
+
+
+class ClockJson(TypedDict):
+    status: str
+    paused: bool
+    banked_ms: int
+    running_since: int | None
+    limit_ms: int | None
+
+
+class TogetherSeatJson(TypedDict):
+    seat: int
+    name: str
+    bot: str
+    points: int
+    lead: int
+    turns: int
+    away: bool
+    left: bool
+    taken: list[list[str]]
+    sets: list[str]
+
+
+class TogetherMoveJson(TypedDict):
+    seat: int
+    pair: list[int]
+    ms: int
+    points: int
+    bonus: bool
+    stuck: bool
+    penalty: int
+
+
+class TogetherPlaceJson(TypedDict):
+    seat: int
+    place: int
+    points: int
+    turns: int
+    average_ms: int
+
+
+class TogetherJson(ClockJson):
+    faces: list[str]
+    relays: int
+    standing: str
+    turn_seat: int | None
+    deadline_ms: int | None
+    seats: list[TogetherSeatJson]
+    moves: list[TogetherMoveJson]
+    watchers: list[SeatedJson]
+    standings: list[TogetherPlaceJson]
+
+
+class LayoutJson(TypedDict):
+    slug: str
+    name: str
+
+
+class RoundHead(TypedDict):
+    number: int
+    mode: str
+    pile: str
+    layout: LayoutJson
+    positions: list[list[int]]
+    faces: list[str]
+    dealt_at: int | None
+
+
+class RacePatch(ClockJson):
+    racers: list[RacerJson]
+    standings: list[PlaceJson]
+
+
+class RaceRoundJson(RoundHead, RacePatch):
+    pass
+
+
+class TogetherRoundJson(RoundHead, TogetherJson):
+    pass
+
+
+class FullState(TypedDict):
+    version: int
+    room: RoomJson
+    members: list[SeatedJson]
+    round: RaceRoundJson | TogetherRoundJson | None
+
+
+def room_json(room: Room, members: list[Member]) -> RoomJson:
     host = next((m.seat for m in members if m.player_id == room.host_id), None)
     return {
         "code": room.code,
@@ -21,13 +152,13 @@ def room_json(room: Room, members: list[Member]) -> dict:
     }
 
 
-def members_json(members: list[Member]) -> list[dict]:
+def members_json(members: list[Member]) -> list[SeatedJson]:
     return [{"seat": m.seat, "name": m.name, "bot": m.bot_level} for m in members]
 
 
-def racer_json(state: race.Race, racer: race.Racer, faces: bool) -> dict:
+def racer_json(state: race.Race, racer: race.Racer, faces: bool) -> RacerJson:
     board = racer.board(state.layout)
-    out = {
+    out: RacerJson = {
         "seat": racer.seat,
         "name": racer.name,
         "bot": racer.bot,
@@ -47,7 +178,7 @@ def racer_json(state: race.Race, racer: race.Racer, faces: bool) -> dict:
     return out
 
 
-def standings_json(state: race.Race) -> list[dict]:
+def standings_json(state: race.Race) -> list[PlaceJson]:
     return [
         {
             "seat": p.seat,
@@ -61,7 +192,7 @@ def standings_json(state: race.Race) -> list[dict]:
     ]
 
 
-def clock_json(state: race.Race) -> dict:
+def clock_json(state: race.Race) -> ClockJson:
     return {
         "status": state.status,
         "paused": state.paused,
@@ -71,7 +202,7 @@ def clock_json(state: race.Race) -> dict:
     }
 
 
-def together_json(state: together.Together) -> dict:
+def together_json(state: together.Together) -> TogetherJson:
     """Everything a client sees of a Together game; the "together" event
     carries all of it. Never the bots' plan or their timings."""
     board = state.board()
@@ -130,8 +261,10 @@ def together_json(state: together.Together) -> dict:
     }
 
 
-def round_json(rnd: Round, state: race.Race | together.Together) -> dict:
-    head = {
+def round_json(
+    rnd: Round, state: race.Race | together.Together
+) -> RaceRoundJson | TogetherRoundJson:
+    head: RoundHead = {
         "number": rnd.number,
         "mode": rnd.mode,
         "pile": rnd.pile,
@@ -150,7 +283,7 @@ def round_json(rnd: Round, state: race.Race | together.Together) -> dict:
     }
 
 
-def race_patch(old: race.Race, new: race.Race) -> dict:
+def race_patch(old: race.Race, new: race.Race) -> RacePatch:
     """The "race" event: the racers that changed (with their faces only when
     those changed), the race-wide clock and the standings."""
     before = {r.seat: r for r in old.racers}
@@ -168,7 +301,7 @@ def full_state(
     members: list[Member],
     rnd: Round | None,
     state: race.Race | together.Together | None,
-) -> dict:
+) -> FullState:
     return {
         "version": room.version,
         "room": room_json(room, members),

@@ -74,7 +74,7 @@ def plan_after(board: Board, plan: tuple[Pair, ...], pair: Pair) -> tuple[Pair, 
     A pair of the plan just leaves it. Any other pair of the group joins the
     two tiles it split from into a pair of their own; that new pairing is
     kept if it still clears. Otherwise the plan is lost: ()."""
-    pair = tuple(sorted(pair))
+    pair = (min(pair), max(pair))
     if not plan:
         return ()
     if pair in plan:
@@ -87,7 +87,7 @@ def plan_after(board: Board, plan: tuple[Pair, ...], pair: Pair) -> tuple[Pair, 
     if c is None or d is None:
         return ()
     rest = tuple(p for p in plan if a not in p and b not in p)
-    joined = tuple(sorted((*rest, tuple(sorted((c, d))))))
+    joined = tuple(sorted((*rest, (min(c, d), max(c, d)))))
     return joined if plan_clears(board, joined) else ()
 
 
@@ -110,7 +110,10 @@ def safe_pair(board: Board, plan: tuple[Pair, ...]) -> Pair:
         found = next((p for p in ranked if p in plan), None)
         if found is not None:
             return found
-    return hint(board, budget=BOT_SOLVE_BUDGET).pair
+    pair = hint(board, budget=BOT_SOLVE_BUDGET).pair
+    # The board has a free pair (see choose), so the hint names one.
+    assert pair is not None
+    return pair
 
 
 def best_pair(
