@@ -51,7 +51,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(url: str, *, transaction_pooler: bool) -> dict:
+def database_from_url(
+    url: str, *, transaction_pooler: bool
+) -> dj_database_url.DBConfig:
     """A DATABASES entry from DATABASE_URL, parsed by dj-database-url.
 
     Query options are libpq's connection parameters (`?sslmode=require&

@@ -12,7 +12,7 @@ from django.utils.translation import pgettext
 WESTERN = "0123456789"
 
 
-def digits_table() -> dict[int, str]:
+def digits_table() -> dict[int, int]:
     # Translators: the ten digits 0 to 9 as your language writes them.
     local = pgettext("digits", "0123456789")
     if len(local) != 10:  # a broken translation must not garble numbers

@@ -9,6 +9,7 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from asgiref.sync import markcoroutinefunction
@@ -77,4 +78,4 @@ class ServerErrorsOnly(logging.Filter):
 class UtcFormatter(logging.Formatter):
     """Times in UTC whatever the machine's zone, so hosts' logs line up."""
 
-    converter = time.gmtime
+    converter: Callable[[float | None], time.struct_time] = time.gmtime

@@ -8,6 +8,7 @@ unless it is asked for.
 """
 
 from pathlib import Path
+from typing import Any
 
 from django.utils.csp import CSP
 
@@ -74,7 +75,8 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "config.asgi.application"
 
-TEMPLATES = [
+# Django reads its settings as free-form dicts, and so they are typed.
+TEMPLATES: list[dict[str, Any]] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
@@ -90,7 +92,7 @@ TEMPLATES = [
 ]
 
 if DATABASE_URL:
-    DATABASES = {
+    DATABASES: dict[str, object] = {
         "default": database_from_url(
             DATABASE_URL,
             # PgBouncer and the like in transaction mode (docs/DEPLOY.md).

@@ -109,8 +109,7 @@ def throttled(*throttles: Throttle, methods: tuple[str, ...] = ("POST",)):
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
             if request.method in methods:
-                waits = [t.wait_s(request) for t in throttles]
-                waits = [w for w in waits if w is not None]
+                waits = [w for t in throttles if (w := t.wait_s(request)) is not None]
                 if waits:
                     return too_many(request, max(waits))
             return view(request, *args, **kwargs)
