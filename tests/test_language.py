@@ -154,3 +154,16 @@ def test_a_value_an_error_quotes_keeps_its_own_digits():
         # A room code is typed as written; the count is a number to read.
         assert local_error(error) == "AC34X: १२"
         assert local_error(ValidationError("no room AC34X")) == "no room AC34X"
+
+
+def test_the_server_error_page_speaks_nepali_without_a_request():
+    from django.templatetags.static import static
+    from django.utils import translation
+
+    from config.errors import answer
+
+    # A 500 is drawn with no request context, the page's language alone.
+    with translation.override("ne"):
+        page = answer(None, 500)
+    assert "५००" in _text(page) and not WESTERN_DIGIT.search(_text(page))
+    assert f'<script src="{static("dist/i18n/ne.js")}">' in page.content.decode()
