@@ -51,6 +51,15 @@ static/dist/.built: node_modules/.installed $(JS_SOURCES)
 	npm run --silent build
 	touch $@
 
+# Each language's JavaScript strings (Django's JavaScriptCatalog, from the
+# compiled djangojs .mo) as a static file in static/dist/i18n/, so
+# collectstatic hashes it and pages cache it like the bundles
+# (config/js_catalog.py). Written again when a catalogue or the languages change.
+JS_CATALOGS := static/dist/i18n/.built
+$(JS_CATALOGS): $(LOCALE_MO) config/settings.py | $(VENV)/.runtime
+	$(PY) manage.py js_catalogs --verbosity 0
+	touch $@
+
 # After changing a string in the code: brings the catalogues up to date, then
 # translate what scripts/check-messages reports as missing.
 messages: deps
@@ -58,10 +67,10 @@ messages: deps
 
 js: static/dist/.built
 
-runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built $(LOCALE_MO)
+runtime-deps: $(VENV)/.runtime node_modules/.installed static/dist/.built $(LOCALE_MO) $(JS_CATALOGS)
 
 # Everything a developer needs (the test target's set).
-deps: $(VENV)/.dev node_modules/.installed static/dist/.built $(LOCALE_MO)
+deps: $(VENV)/.dev node_modules/.installed static/dist/.built $(LOCALE_MO) $(JS_CATALOGS)
 
 # pip-tools, from PyPI alone (this machine's pip.conf adds local mirrors):
 # the hashes written are PyPI's, for every file of each pinned release.
@@ -73,7 +82,7 @@ lock: deps
 
 # Hashed and compressed copies of the static files (config/static.py), made
 # again only when a source changed.
-staticfiles/staticfiles.json: $(shell find static -type f) static/dist/.built
+staticfiles/staticfiles.json: $(shell find static -type f) static/dist/.built $(JS_CATALOGS)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 run: runtime-deps staticfiles/staticfiles.json

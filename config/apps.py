@@ -1,5 +1,6 @@
 """App configs of the project itself."""
 
+from django.apps import AppConfig
 from django.contrib.staticfiles.apps import StaticFilesConfig
 
 
@@ -9,3 +10,11 @@ class StaticFiles(StaticFilesConfig):
     the collected files in STATIC_ROOT, under the hashed names the pages
     ask for, only when "django.contrib.staticfiles" itself is not listed
     (with it, the server looks the unhashed sources up and answers 404)."""
+
+
+class Project(AppConfig):
+    """The project package itself, as an app for its management command
+    (js_catalogs) and template tags (js_catalog)."""
+
+    name = "config"
+    default = True

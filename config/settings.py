@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "games",
     "dailies",
     "rooms",
+    # The project package: the JavaScript catalogues (config/js_catalog.py).
+    "config.apps.Project",
 ]
 
 MIDDLEWARE = [
@@ -148,7 +150,8 @@ CELERY_BEAT_SCHEDULE = {
 _VALIDATORS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"{_VALIDATORS}.UserAttributeSimilarityValidator"},
-    {"NAME": f"{_VALIDATORS}.MinimumLengthValidator"},
+    # Django's, its message in the page's digits (accounts/password_help.py).
+    {"NAME": "accounts.password_help.MinimumLengthValidator"},
     {"NAME": f"{_VALIDATORS}.CommonPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"

@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from config.health import healthz
 from config.language import choose_language
@@ -34,11 +33,10 @@ urlpatterns = [
     path("admin/login/", throttled(*SIGN_IN)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    # The language switch (Django's set_language, plus the account's choice)
-    # and the JavaScript strings in the page's language. Same URLs for every
-    # language: the language is the visitor's, not the address's.
+    # The language switch (Django's set_language, plus the account's choice).
+    # Same URLs for every language: the language is the visitor's, not the
+    # address's. (The JavaScript strings are static files: config/js_catalog.)
     path("i18n/setlang/", choose_language, name="set_language"),
-    path("i18n/js/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("play/", include("games.urls")),
     # /daily/ and /levels/
     path("", include("dailies.urls")),

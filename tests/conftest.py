@@ -9,6 +9,7 @@ from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.core.management import call_command
 
+from config.js_catalog import write_catalogs
 from rooms import actions, limits
 from tests.room_helpers import RoomClock, person
 
@@ -59,6 +60,9 @@ def pytest_sessionstart(session) -> None:
     of the manifest, and daphne serves them from STATIC_ROOT. Collecting
     takes seconds, so only when something changed.
     """
+    # The JavaScript catalogues, from the compiled .mo files (make deps
+    # writes them too; rewritten only where they changed).
+    write_catalogs()
     manifest = settings.STATIC_ROOT / "staticfiles.json"
     built = manifest.stat().st_mtime if manifest.exists() else 0.0
     sources = (

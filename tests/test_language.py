@@ -106,3 +106,64 @@ def test_an_error_page_speaks_nepali(client):
     assert page.status_code == 404
     text = _text(page)
     assert "भेटिएन" in text and "४०४" in text
+
+
+def _errors(response) -> list[str]:
+    """The form's error messages as the page shows them."""
+    html = response.content.decode()
+    found = re.findall(r'class="(?:field-error|form-errors)">(.*?)</(?:span|ul)>', html)
+    return [" ".join(re.sub(r"<[^>]+>", " ", e).split()) for e in found]
+
+
+def test_djangos_own_form_errors_print_their_numbers_in_devanagari(client):
+    client.cookies["django_language"] = "ne"
+    short = {"username": "asha", "password1": "tiger", "password2": "tiger"}
+    page = client.post("/accounts/signup/", short)
+    # Django's password validator, in Nepali and with the page's digits.
+    assert any("कम्तीमा ८ अक्षर" in e for e in _errors(page)), _errors(page)
+    assert not WESTERN_DIGIT.search(_text(page)), WESTERN_DIGIT.findall(_text(page))
+    # A length Django's own field checks (the display name's limit).
+    page = client.post("/accounts/name/", {"display_name": "x" * 40})
+    assert any("३२" in e and "४०" in e for e in _errors(page)), _errors(page)
+    assert not WESTERN_DIGIT.search(_text(page))
+    # The room forms share the rendering.
+    page = client.post("/rooms/join", {"code": "X" * 12, "name": "आशा"})
+    assert any("९" in e for e in _errors(page)), _errors(page)
+    assert not WESTERN_DIGIT.search(_text(page))
+
+
+def test_the_same_errors_in_english_keep_western_digits(client):
+    short = {"username": "asha", "password1": "tiger", "password2": "tiger"}
+    page = client.post("/accounts/signup/", short, HTTP_ACCEPT_LANGUAGE="en")
+    assert (
+        "This password is too short. It must contain at least 8 characters."
+        in _errors(page)
+    )
+
+
+def test_a_value_an_error_quotes_keeps_its_own_digits():
+    from django.core.exceptions import ValidationError
+    from django.utils import translation
+
+    from config.numerals import local_error
+
+    error = ValidationError(
+        "%(code)s: %(n)d", params={"code": "AC34X", "n": 12, "on": True}
+    )
+    with translation.override("ne"):
+        # A room code is typed as written; the count is a number to read.
+        assert local_error(error) == "AC34X: १२"
+        assert local_error(ValidationError("no room AC34X")) == "no room AC34X"
+
+
+def test_the_server_error_page_speaks_nepali_without_a_request():
+    from django.templatetags.static import static
+    from django.utils import translation
+
+    from config.errors import answer
+
+    # A 500 is drawn with no request context, the page's language alone.
+    with translation.override("ne"):
+        page = answer(None, 500)
+    assert "५००" in _text(page) and not WESTERN_DIGIT.search(_text(page))
+    assert f'<script src="{static("dist/i18n/ne.js")}">' in page.content.decode()

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.templatetags.static import static
 
 from config.asgi import application
+from config.js_catalog import catalog_script
 from tests.services import ROOT, free_port
 
 FOREVER = b"max-age=31536000, public, immutable"
@@ -62,9 +63,30 @@ def page_scripts(html: str) -> list[str]:
 def test_the_board_page_loads_one_bundle_under_its_hashed_name(client):
     page = client.get("/play/small/")
     scripts = page_scripts(page.content.decode())
-    # Django's JavaScript catalog (the page's language) comes first.
-    assert scripts == ["/i18n/js/", static(BUNDLE)]
-    assert HASHED.search(scripts[1])
+    # The JavaScript catalogue of the page's language comes first.
+    assert scripts == [static("dist/i18n/en.js"), static(BUNDLE)]
+    assert all(HASHED.search(script) for script in scripts)
+
+
+@pytest.mark.django_db
+async def test_the_javascript_strings_are_a_static_file_per_language(async_client):
+    """No request to Django's catalogue view on each page: a file per
+    language under a hashed name, cached for a year, and what the view
+    itself would answer for that language now (not a stale copy)."""
+    async_client.cookies["django_language"] = "ne"
+    page = await async_client.get("/")
+    (catalogue,) = [s for s in page_scripts(page.content.decode()) if "i18n" in s]
+    assert catalogue == static("dist/i18n/ne.js") and HASHED.search(catalogue)
+    reply = await fetch(catalogue)
+    assert reply["status"] == 200
+    assert reply["headers"][b"cache-control"] == FOREVER
+    assert reply["headers"][b"content-type"].startswith(b"text/javascript")
+    assert reply["body"] == catalog_script("ne")
+    # Nepali's digits, as the page's scripts read them (static/js/i18n.js).
+    assert "०१२३४५६७८९".encode("unicode_escape").lower() in reply["body"].lower()
+    english = await fetch(static("dist/i18n/en.js"))
+    assert english["body"] == catalog_script("en") != reply["body"]
+    assert (await async_client.get("/i18n/js/")).status_code == 404
 
 
 async def test_the_bundle_is_cached_for_a_year():

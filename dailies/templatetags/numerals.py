@@ -1,6 +1,7 @@
 from django import template
+from django.core.exceptions import ValidationError
 
-from config.numerals import local_digits
+from config.numerals import local_digits, local_error
 
 register = template.Library()
 
@@ -11,3 +12,10 @@ def digits(value: object) -> str:
     if value is None or value == "":
         return ""
     return local_digits(value)
+
+
+@register.filter
+def error_text(error: ValidationError) -> str:
+    """A form error (one of `errors.as_data`) with its numbers in the page's
+    digits: Django's own messages format theirs in Western ones."""
+    return local_error(error)

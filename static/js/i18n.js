@@ -1,8 +1,9 @@
-// The page's language for scripts. Django's JavaScript catalog (/i18n/js/,
-// loaded by base.html before any module) defines `django.gettext` and
-// friends with this page's translations; where it is absent (node's tests)
-// every string stays as written. makemessages finds the strings by the
-// names exported here (gettext, ngettext, pgettext).
+// The page's language for scripts. Django's JavaScript catalog (a static
+// file per language, config/js_catalog.py, loaded by base.html before any
+// module) defines `django.gettext` and friends with this page's
+// translations; where it is absent (node's tests) every string stays as
+// written. makemessages finds the strings by the names exported here
+// (gettext, ngettext, pgettext).
 
 const catalog = globalThis.django;
 

@@ -139,6 +139,79 @@ def test_the_site_in_nepali_shows_no_english_and_no_western_digits(
     assert problems == [] and watch_problems == []
 
 
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def field_errors(page) -> list[str]:
+    return page.locator(".field-error, .form-errors li").all_inner_texts()
+
+
+def test_forms_errors_and_account_pages_in_nepali(chromium, rooms_server, artifacts):
+    """Beyond the main pages: Django's own form errors (the password's
+    length, a field's), the error pages, the invite link's join form, a
+    signed-in player's account pages and the 429, all without English or
+    Western digits."""
+    english = english_with_a_translation()
+    page, problems = nepali_page(chromium, rooms_server)
+    for path in ("/no-such-page/", "/r/ZZZZZ", "/daily/2001-01-01/"):
+        page.goto(rooms_server + path)
+        check_text(page, path, english)
+    page.goto(rooms_server + "/accounts/login/")
+    page.fill("input[name=username]", "nobody")
+    page.fill("input[name=password]", "wrong password")
+    page.click("main button[type=submit]")
+    check_text(page, "sign-in error", english)
+
+    # Sign up with a password too short: Django's validator, our digits.
+    for viewport, name in ((PHONE, "phone"), (LAPTOP, "laptop")):
+        page.set_viewport_size(viewport)
+        page.goto(rooms_server + "/accounts/signup/")
+        page.fill("input[name=username]", "asha")
+        page.fill("input[name=password1]", "baagh")
+        page.fill("input[name=password2]", "baagh")
+        page.click("main button[type=submit]")
+        errors = field_errors(page)
+        assert any("कम्तीमा ८ अक्षर" in e for e in errors), errors
+        check_text(page, "sign-up error", english)
+        page.screenshot(path=artifacts / f"nepali-signup-error-{name}.png")
+    page.set_viewport_size(PHONE)
+    page.fill("input[name=username]", "asha")
+    page.fill("input[name=password1]", "a long pass 123")
+    page.fill("input[name=password2]", "a long pass 123")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/accounts/profile/")
+    check_text(page, "profile, signed in", english, ("asha",))
+    page.fill("input[name=display_name]", "   ")
+    page.click("form[action$='/accounts/name/'] button[type=submit]")
+    check_text(page, "display name error", english, ("asha",))
+    page.goto(rooms_server + "/accounts/password/")
+    page.fill("input[name=old_password]", "a long pass 123")
+    page.fill("input[name=new_password1]", "1234")
+    page.fill("input[name=new_password2]", "1234")
+    page.click("main button[type=submit]")
+    assert len(field_errors(page)) >= 2
+    check_text(page, "password change error", english)
+
+    # The invite link opened by someone not in the room: its join form.
+    page.goto(rooms_server + "/rooms/")
+    page.fill("#host-form input[name=name]", "आशा")
+    page.click("#host-form button[type=submit]")
+    until(page, "document.querySelector('#room')?.dataset.conn === 'online'")
+    code = page.locator("#room").get_attribute("data-code")
+    guest, guest_problems = nepali_page(chromium, rooms_server)
+    guest.goto(f"{rooms_server}/r/{code}")
+    check_text(guest, "join by invite", english, (code,))
+
+    # Too many wrong room codes: the 429 counts down in Nepali digits.
+    for _ in range(25):
+        if guest.request.get(f"{rooms_server}/watch?code=QQQQQ").status == 429:
+            break
+    guest.goto(f"{rooms_server}/watch?code=QQQQQ")
+    assert guest.locator("#throttled").count() == 1
+    check_text(guest, "429", english)
+    assert problems == [] and guest_problems == []
+
+
 ATLAS_CELLS = """async () => {
   const drawAtlas = (doc, numerals) => window.tilesBoard.atlas(numerals);
   const cell = (atlas, face) => {
