@@ -48,9 +48,11 @@ Json = dict[str, Any]
 # through every way to pair them (3 ** 8 = 6561 at most, cut short as soon
 # as a case matches), and a person reading one wants it short.
 MAX_GROUPS = 8
-# The deeper analysis has the solver order the tiles (a few milliseconds
-# on a full Turtle) at most this many times per position.
-MAX_ORDERS = 60
+# The deeper analysis has the solver order the tiles (about 10 ms on a
+# full Turtle) at most this many times per position. Measured: every
+# certificate it found on the late positions and the Turtle deals of
+# docs/certificates.md needed one; more only cost time where none exists.
+MAX_ORDERS = 8
 
 
 class CertificateError(ValueError):
