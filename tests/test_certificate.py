@@ -292,36 +292,40 @@ def test_the_checker_never_accepts_a_certificate_for_a_clearable_pile(
     assert clearing_by_brute_force(fewer, set()) is None
 
 
-def test_solve_prints_the_certificate_and_verify_checks_it(tmp_path, capsys):
+def solved(tmp_path, capsys, board) -> dict:
+    """What `manage.py solve` answers on the board's tiles."""
     path = tmp_path / "lost.json"
-    path.write_text(json.dumps({"tiles": tiles_of(STACKED)}))
+    path.write_text(json.dumps({"tiles": tiles_of(board)}))
     call_command("solve", str(path))
     answer = json.loads(capsys.readouterr().out)
-    assert answer["solvable"] is False and answer["certificate"]["rule"] == "no-pairing"
-    path.write_text(
-        json.dumps({"tiles": tiles_of(STACKED), "certificate": answer["certificate"]})
-    )
+    assert answer["solvable"] is False
+    return answer["certificate"]
+
+
+def verified(tmp_path, capsys, board, cert) -> str:
+    """What `manage.py verify` says of the board's tiles with `cert`."""
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps({"tiles": tiles_of(board), "certificate": cert}))
     call_command("verify", str(path))
-    assert "cannot be cleared" in capsys.readouterr().out
-    answer["certificate"]["blocked"][0]["chain"] = [0, 1]
-    path.write_text(
-        json.dumps({"tiles": tiles_of(STACKED), "certificate": answer["certificate"]})
-    )
+    return capsys.readouterr().out
+
+
+def test_solve_prints_the_certificate_and_verify_checks_it(tmp_path, capsys):
+    cert = solved(tmp_path, capsys, STACKED)
+    assert cert["rule"] == "no-pairing"
+    assert "cannot be cleared" in verified(tmp_path, capsys, STACKED, cert)
+    cert["blocked"][0]["chain"] = [0, 1]
     with pytest.raises(CommandError, match="does not hold"):
-        call_command("verify", str(path))
+        verified(tmp_path, capsys, STACKED, cert)
 
 
 def test_solve_and_verify_carry_a_no_order_certificate(tmp_path, capsys):
-    path = tmp_path / "lost.json"
-    path.write_text(json.dumps({"tiles": tiles_of(ROW)}))
-    call_command("solve", str(path))
-    answer = json.loads(capsys.readouterr().out)
-    assert answer["solvable"] is False and answer["certificate"]["rule"] == "no-order"
-    cert = answer["certificate"]
-    path.write_text(json.dumps({"tiles": tiles_of(ROW), "certificate": cert}))
-    call_command("verify", str(path))
-    assert "no order of play" in capsys.readouterr().out
+    cert = solved(tmp_path, capsys, ROW)
+    assert cert["rule"] == "no-order"
+    assert "no order of play" in verified(tmp_path, capsys, ROW, cert)
     cert["cases"] = []
-    path.write_text(json.dumps({"tiles": tiles_of(ROW), "certificate": cert}))
     with pytest.raises(CommandError, match="no case covers"):
-        call_command("verify", str(path))
+        verified(tmp_path, capsys, ROW, cert)
+    cert["groups"] = [[[0], 2], [1, 3]]
+    with pytest.raises(CommandError, match="malformed"):
+        verified(tmp_path, capsys, ROW, cert)

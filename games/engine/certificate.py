@@ -685,6 +685,14 @@ def check_certificate(tiles: Sequence[Json], certificate: object) -> str:
     if not isinstance(certificate, dict) or certificate.get("format") != FORMAT:
         raise CertificateError(f"not a certificate of format {FORMAT}")
     by_id = {t["id"]: t for t in tiles}
+    try:
+        return _check(by_id, certificate)
+    except (TypeError, KeyError) as e:
+        # An id that is a list, a tile without "x": not a certificate.
+        raise CertificateError(f"malformed certificate: {e!r}") from None
+
+
+def _check(by_id: dict[Any, Json], certificate: Json) -> str:
     rule = certificate.get("rule")
     if rule == "no-order":
         return _check_no_order(by_id, certificate)
@@ -773,126 +781,118 @@ def _checked_case(
     facts = case.get("facts")
     if not isinstance(facts, list) or not facts:
         raise CertificateError("each case needs its 'facts'")
-    checked: list[tuple[Any, Any]] = []
-    for i, fact in enumerate(facts):
-        checked.append(_checked_fact(by_id, partner, checked, fact, i))
-    first, last = checked[-1]
-    if not (first == last or partner.get(first) == last):
+    check = _FactCheck(by_id, partner)
+    for fact in facts:
+        check.fact(fact)
+    first, last = check.proved[-1]
+    if not check.same(first, last):
         raise CertificateError(
             f"the case's last fact, from tile {first} to {last}, is not a cycle"
         )
     return frozenset(frozenset(p) for p in case["pairs"])
 
 
-def _checked_fact(
-    by_id: dict[Any, Json],
-    partner: dict[Any, Any],
-    earlier: list[tuple[Any, Any]],
-    fact: object,
-    index: int,
-) -> tuple[Any, Any]:
-    """(first, last) of a fact whose chain shows its first tile must go
-    strictly before its last."""
-    if not isinstance(fact, dict):
-        raise CertificateError(f"fact {index} is not an object")
-    chain, links = fact.get("chain"), fact.get("by")
-    if not (
-        isinstance(chain, list)
-        and isinstance(links, list)
-        and len(chain) == len(links) + 1 >= 2
-    ):
-        raise CertificateError(f"fact {index} needs a chain and one 'by' per step")
-    if any(t not in by_id for t in chain):
-        raise CertificateError(f"fact {index} names a tile that is not standing")
+class _FactCheck:
+    """A case's facts, checked in order: each (first, last) proved means
+    the first tile goes strictly before the last, if the case's pairs
+    (`partner`) are all taken."""
 
-    strict = False
-    for u, v, link in zip(chain, chain[1:], links, strict=False):
-        where = f"fact {index}, {u} to {v}"
-        if link == "pair":
-            if partner.get(u) != v:
-                raise CertificateError(f"{where}: not a pair of the case")
-            continue
-        strict = True
-        if link == "covers":
-            if not _covers(by_id[u], by_id[v]):
-                raise CertificateError(f"{where}: tile {u} does not cover tile {v}")
-        elif isinstance(link, dict) and "row" in link:
-            _check_row(by_id, partner, u, v, link["row"], where)
-        elif isinstance(link, dict) and "side" in link:
-            _check_side(by_id, partner, earlier, u, v, link, where)
-        else:
-            raise CertificateError(f"{where}: unknown step {link!r}")
-    if not strict:
-        raise CertificateError(f"fact {index} has no step that goes strictly later")
-    return chain[0], chain[-1]
+    def __init__(self, by_id: dict[Any, Json], partner: dict[Any, Any]) -> None:
+        self.by_id = by_id
+        self.partner = partner
+        self.proved: list[tuple[Any, Any]] = []
 
+    def same(self, a: Any, b: Any) -> bool:
+        """One tile, or a pair of the case: taken in one move."""
+        return bool(a == b or self.partner.get(a) == b)
 
-def _check_side(
-    by_id: dict[Any, Json],
-    partner: dict[Any, Any],
-    earlier: list[tuple[Any, Any]],
-    u: Any,
-    v: Any,
-    link: Json,
-    where: str,
-) -> None:
-    """u flanks v on one side and `side` on the other, and that one still
-    stands when v goes (v's partner, or an earlier fact from v to it)."""
-    r = link["side"]
-    if r not in by_id:
-        raise CertificateError(f"{where}: tile {r} is not standing")
-    if not any(
-        _blocks(s, by_id[u], by_id[v]) and _blocks(-s, by_id[r], by_id[v])
-        for s in (-1, 1)
-    ):
-        raise CertificateError(
-            f"{where}: tiles {u} and {r} do not flank tile {v} on both sides"
-        )
+    def fact(self, fact: object) -> None:
+        index = len(self.proved)
+        if not isinstance(fact, dict):
+            raise CertificateError(f"fact {index} is not an object")
+        chain, links = fact.get("chain"), fact.get("by")
+        if not (
+            isinstance(chain, list)
+            and isinstance(links, list)
+            and len(chain) == len(links) + 1 >= 2
+        ):
+            raise CertificateError(f"fact {index} needs a chain and one 'by' per step")
+        if any(t not in self.by_id for t in chain):
+            raise CertificateError(f"fact {index} names a tile that is not standing")
+        strict = False
+        for u, v, link in zip(chain, chain[1:], links, strict=False):
+            where = f"fact {index}, {u} to {v}"
+            if link == "pair":
+                if self.partner.get(u) != v:
+                    raise CertificateError(f"{where}: not a pair of the case")
+                continue
+            strict = True
+            if link == "covers":
+                if not _covers(self.by_id[u], self.by_id[v]):
+                    raise CertificateError(f"{where}: tile {u} does not cover tile {v}")
+            elif isinstance(link, dict) and "row" in link:
+                self.row(u, v, link["row"], where)
+            elif isinstance(link, dict) and "side" in link:
+                self.side(u, v, link, where)
+            else:
+                raise CertificateError(f"{where}: unknown step {link!r}")
+        if not strict:
+            raise CertificateError(f"fact {index} has no step that goes strictly later")
+        self.proved.append((chain[0], chain[-1]))
 
-    def same(a: Any, b: Any) -> bool:
-        return bool(a == b or partner.get(a) == b)
+    def side(self, u: Any, v: Any, link: Json, where: str) -> None:
+        """u flanks v on one side and `side` on the other, and that one
+        still stands when v goes (v's partner, or an earlier fact from v to
+        it): v must be freed from u's side, after u."""
+        by_id, r = self.by_id, link["side"]
+        if r not in by_id:
+            raise CertificateError(f"{where}: tile {r} is not standing")
+        if not any(
+            _blocks(s, by_id[u], by_id[v]) and _blocks(-s, by_id[r], by_id[v])
+            for s in (-1, 1)
+        ):
+            raise CertificateError(
+                f"{where}: tiles {u} and {r} do not flank tile {v} on both sides"
+            )
+        k = link.get("fact")
+        if k is None:
+            if self.partner.get(v) != r:
+                raise CertificateError(f"{where}: tile {r} is not {v}'s partner")
+        elif not (
+            isinstance(k, int)
+            and not isinstance(k, bool)
+            and 0 <= k < len(self.proved)
+            and self.same(self.proved[k][0], v)
+            and self.same(self.proved[k][1], r)
+        ):
+            raise CertificateError(
+                f"{where}: 'fact' must be an earlier fact from {v} to {r}"
+            )
 
-    k = link.get("fact")
-    if k is None:
-        if partner.get(v) != r:
-            raise CertificateError(f"{where}: tile {r} is not {v}'s partner")
-    elif not (
-        isinstance(k, int)
-        and not isinstance(k, bool)
-        and 0 <= k < len(earlier)
-        and same(earlier[k][0], v)
-        and same(earlier[k][1], r)
-    ):
-        raise CertificateError(
-            f"{where}: 'fact' must be an earlier fact from {v} to {r}"
-        )
-
-
-def _check_row(
-    by_id: dict[Any, Json],
-    partner: dict[Any, Any],
-    u: Any,
-    v: Any,
-    row: object,
-    where: str,
-) -> None:
-    """`row` runs from u to its partner, each tile blocking the last on one
-    side, through v."""
-    if not (
-        isinstance(row, list)
-        and len(row) >= 3
-        and row[0] == u
-        and u in partner
-        and row[-1] == partner[u]
-        and v in row[1:-1]
-    ):
-        raise CertificateError(
-            f"{where}: the row must run from {u} to its partner through {v}"
-        )
-    if any(t not in by_id for t in row):
-        raise CertificateError(f"{where}: the row names a tile that is not standing")
-    if not any(
-        all(_blocks(s, by_id[b], by_id[a]) for a, b in zip(row, row[1:], strict=False))
-        for s in (-1, 1)
-    ):
-        raise CertificateError(f"{where}: the row {row} is not one row of neighbours")
+    def row(self, u: Any, v: Any, row: object, where: str) -> None:
+        """`row` runs from u to its partner through v, each tile blocking
+        the one before on the same side: until the pair goes, the first
+        inner tile to go would be held on both sides, so v goes after u."""
+        if not (
+            isinstance(row, list)
+            and len(row) >= 3
+            and row[0] == u
+            and u in self.partner
+            and row[-1] == self.partner[u]
+            and v in row[1:-1]
+        ):
+            raise CertificateError(
+                f"{where}: the row must run from {u} to its partner through {v}"
+            )
+        if any(t not in self.by_id for t in row):
+            raise CertificateError(
+                f"{where}: the row names a tile that is not standing"
+            )
+        tiles = [self.by_id[t] for t in row]
+        if not any(
+            all(_blocks(s, b, a) for a, b in zip(tiles, tiles[1:], strict=False))
+            for s in (-1, 1)
+        ):
+            raise CertificateError(
+                f"{where}: the row {row} is not one row of neighbours"
+            )
