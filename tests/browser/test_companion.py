@@ -7,12 +7,18 @@ import re
 import pytest
 
 from games.engine.board import Board
+from games.engine.certificate import find_certificate
 from games.engine.solver import solve
 from tests.browser.chromium import PHONE
 from tests.browser.helpers import take, the_run, wait_settled
 from tests.browser.test_stuck import pairs_to_a_dead_end
 from tests.engine_helpers import replay
 
+# How the result screen words the first step of a certificate.
+REASONS = (
+    r"lie one on the other|one lies on its partner|can never both be free"
+    r"|cannot all be taken|block each other"
+)
 # The laptop size the screenshots are kept at.
 LAPTOP = {"width": 1366, "height": 768}
 
@@ -101,6 +107,11 @@ def test_a_given_up_run_says_where_it_turned(open_board, artifacts):
         for a, b in run.moves[: n - 1]:
             before.take(a, b)
         assert clearable(before)
+        # When a certificate shows why the pile was lost after that pair,
+        # the screen says so in words (docs/certificates.md).
+        before.take(*run.moves[n - 1])
+        if find_certificate(before) is not None:
+            assert re.search(REASONS, text.text_content()), text.text_content()
         page.locator("[data-action=turned-show]").click()
         wait_settled(page)
         left = page.locator("#board").get_attribute("data-left")

@@ -63,22 +63,45 @@ export function safetyWords(found) {
   return fill(words, { n: digits(n) });
 }
 
-/** The first step of a certificate that the pile was lost, for people. */
-export function whyWords(why, face) {
-  if (!why || why.rule !== "no-pairing") return "";
-  const kind = tileKind(face);
-  if (why.group.length === 2) {
-    return " " + fill(gettext("The last two %(tile)s lie one on the other."), { tile: kind });
+/** The first step of a certificate that the pile was lost, for people
+ * (docs/certificates.md); faceOf(id) is the face of one of the run's tiles. */
+export function whyWords(why, faceOf) {
+  const groups = why?.rule === "no-order" ? why.groups : why?.rule === "no-pairing" ? [why.group] : [];
+  if (!groups.length) return "";
+  const [tile, other] = groups.map((group) => tileKind(faceOf(group[0])));
+  let words;
+  if (why.rule === "no-pairing") {
+    words =
+      groups[0].length === 2
+        ? gettext("The last two %(tile)s lie one on the other.")
+        : gettext("Whichever way the four %(tile)s are paired, one lies on its partner.");
+  } else if (groups.length === 1) {
+    words =
+      groups[0].length === 2
+        ? gettext("The last two %(tile)s can never both be free at once.")
+        : gettext("Whichever way the four %(tile)s are paired, their pairs cannot all be taken.");
+  } else if (groups.length === 2) {
+    words = gettext(
+      "Whichever way the %(tile)s and the %(other)s are paired, their pairs block each other: no order of play takes them all.",
+    );
+  } else {
+    words = ngettext(
+      "Whichever way the %(tile)s, the %(other)s and %(n)s more kind are paired, their pairs block each other: no order of play takes them all.",
+      "Whichever way the %(tile)s, the %(other)s and %(n)s more kinds are paired, their pairs block each other: no order of play takes them all.",
+      groups.length - 2,
+    );
   }
-  return " " + fill(gettext("Whichever way the four %(tile)s are paired, one lies on its partner."), { tile: kind });
+  return " " + fill(words, { tile, other, n: digits(groups.length - 2) });
 }
 
 /** Where a finished run turned, in a sentence. */
-export function turnedWords(turned) {
+export function turnedWords(turned, tiles = []) {
   if (!turned.exact) return gettext("The search ran out of time before it found where this game turned.");
   if (turned.clearable_now) return gettext("The pile could still be cleared when you stopped.");
   if (turned.turned_at == null) return gettext("This deal could not be cleared from the start.");
-  const why = whyWords(turned.why, turned.face);
+  // The certificate may name other kinds than the pair it turned on.
+  const faces = new Map(tiles.map((tile) => [tile.id, tile.face]));
+  const why = whyWords(turned.why, (id) => faces.get(id) ?? turned.face);
   const words = gettext("It turned on your %(nth)s pair, %(tile)s: after it the pile could no longer be cleared.");
   return fill(words, { nth: ordinal(turned.turned_at), tile: tileWords(turned.face) }) + why;
 }
@@ -312,7 +335,7 @@ export class Companion {
     const data = await this.game.send("turned", null, { method: "GET" });
     if (!data) return;
     this.turned = { ...data.turned, removed: data.run.removed };
-    this.turnedText.textContent = turnedWords(data.turned);
+    this.turnedText.textContent = turnedWords(data.turned, data.run.tiles);
     this.turnedButton.hidden = data.turned.turned_at == null;
   }
 

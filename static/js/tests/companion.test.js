@@ -24,6 +24,20 @@ test("where it turned names the pair and the tile", () => {
   assert.match(turnedWords({ ...turned, why }), /The last two 5 of Dots lie one on the other\.$/);
 });
 
+test("a lost pile's reason names the kinds its certificate names", () => {
+  const turned = { exact: true, clearable_now: false, turned_at: 23, face: "dots-5" };
+  const tiles = [1, 2, 3, 4, 5, 6].map((id) => ({ id, face: id < 3 ? "bamboo-4" : "wind-east" }));
+  const pairs = { rule: "no-order", groups: [[1, 2], [3, 4, 5, 6]], cases: [] };
+  assert.match(
+    turnedWords({ ...turned, why: pairs }, tiles),
+    /Whichever way the 4 of Bamboo and the East wind are paired, their pairs block each other: no order of play takes them all\.$/,
+  );
+  const two = { rule: "no-order", groups: [[1, 2]], cases: [] };
+  assert.match(turnedWords({ ...turned, why: two }, tiles), /The last two 4 of Bamboo can never both be free at once\.$/);
+  const stacked = { rule: "no-pairing", group: [1, 2] };
+  assert.match(turnedWords({ ...turned, why: stacked }, tiles), /The last two 4 of Bamboo lie one/);
+});
+
 test("back to safety says how many pairs, or that it could not tell", () => {
   const found = { exact: true, clearable_now: false, pairs_back: 3 };
   assert.match(safetyWords(found), /^3 pairs back the pile could still be cleared/);
