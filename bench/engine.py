@@ -7,6 +7,7 @@ Run from the project root:
     .venv/bin/python bench/engine.py --seeds 300 --hints 30 --jobs 2
     .venv/bin/python bench/engine.py --only solver --first-seed 100001
     .venv/bin/python bench/engine.py --only safety --histories 300
+    .venv/bin/python bench/engine.py --only safety --first-history 10001 --base main
 
 The solver part uses random Turtle deals (faces shuffled onto the spots with
 no construction, games.engine.randomdeal), seeds 1..N: about 3% of them
@@ -18,6 +19,10 @@ games.engine.safety.find_safety) runs on histories of random play on
 constructed Turtle deals, each to where random play gets stuck, and asked
 at the end (where it turned) and at a random point (back to safety); with
 the deal's witness, as a run without shuffles has it, and without.
+--base REV asks safety.py as it is at that git revision the same questions,
+in turns with this tree's, for a ratio measured in the same minutes; the
+code was tuned on histories 1..160, so --first-history 10001 measures it on
+histories it never saw.
 
 --jobs spreads the seeds over processes; keep it at 1 on a shared machine,
 or timings suffer.
@@ -25,8 +30,10 @@ or timings suffer.
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
+import types
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -158,14 +165,34 @@ def random_history(seed: int):
     return deal, moves, rng
 
 
-def bench_safety(histories: int) -> None:
+def safety_of(rev: str):
+    """games/engine/safety.py as it is at git revision `rev`, loaded as a
+    module of its own beside this tree's (its imports are this tree's)."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:games/engine/safety.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    ).stdout
+    module = types.ModuleType(f"safety_at_{rev}")
+    exec(compile(source, f"{rev}:games/engine/safety.py", "exec"), module.__dict__)
+    return module
+
+
+def bench_safety(histories: int, first: int = 1, base: str | None = None) -> None:
+    last = first + histories - 1
     print(
-        f"Back to safety / where it turned on {histories} histories of random"
+        f"Back to safety / where it turned on histories {first}..{last} of random"
         f" play (budget {SAFETY_NODES} nodes)"
+        + (f", this tree and {base} in turns" if base else "")
     )
-    cases: dict[str, list[tuple[float, bool, int]]] = {}
+    trees = {"this tree": find_safety}
+    if base:
+        trees[base] = safety_of(base).find_safety
+    cases: dict[tuple[str, str], list[tuple[float, bool, int]]] = {}
     reference = []
-    for seed in range(1, histories + 1):
+    for seed in range(first, last + 1):
         # The machine is shared: the solver's own figure, timed in the same
         # loop, says how loaded it was (PERFORMANCE.md has the idle ones).
         start = time.perf_counter()
@@ -176,23 +203,28 @@ def bench_safety(histories: int) -> None:
         for label, history in (("at the end", moves), ("partway", cut)):
             for witness in (deal.solution, ()):
                 key = f"{label}, {'with' if witness else 'no'} witness"
-                start = time.perf_counter()
-                found = find_safety(deal.layout, deal.faces, history, witness)
-                ms = (time.perf_counter() - start) * 1000
-                cases.setdefault(key, []).append((ms, found.exact, found.nodes))
-    for key, rows in cases.items():
+                for tree, find in trees.items():
+                    start = time.perf_counter()
+                    found = find(deal.layout, deal.faces, history, witness)
+                    ms = (time.perf_counter() - start) * 1000
+                    row = (ms, found.exact, found.nodes)
+                    cases.setdefault((key, tree), []).append(row)
+                    cases.setdefault(("every request", tree), []).append(row)
+    ref99 = quantile(reference, 0.99)
+    for (key, tree), rows in sorted(cases.items(), key=lambda c: c[0][0]):
         ms = [r[0] for r in rows]
         hit = sum(1 for r in rows if not r[1])
         print(
-            f"  {key:26} p50 {statistics.median(ms):6.1f} ms"
-            f"  p99 {quantile(ms, 0.99):6.1f} ms  max {max(ms):6.1f} ms"
-            f"  budget ran out {hit}/{len(rows)}"
+            f"  {key:26} {tree:10} p50 {statistics.median(ms):6.1f} ms"
+            f"  p99 {quantile(ms, 0.99):6.1f} ms ({quantile(ms, 0.99) / ref99:.2f}x)"
+            f"  max {max(ms):6.1f} ms  budget ran out {hit}/{len(rows)}"
             f"  nodes p99 {quantile([r[2] for r in rows], 0.99):.0f}"
         )
     print(
-        f"  {'reference: solver, seeds':26} p50 {statistics.median(reference):6.1f} ms"
-        f"  p99 {quantile(reference, 0.99):6.1f} ms  max {max(reference):6.1f} ms"
-        f"  (random Turtle deals 1..{histories}, timed alongside)"
+        f"  {'reference: solver, seeds':37} p50 {statistics.median(reference):6.1f} ms"
+        f"  p99 {ref99:6.1f} ms  max {max(reference):6.1f} ms"
+        f"  (random Turtle deals {first}..{last}, timed alongside; the x figures"
+        " above are p99 over this p99)"
     )
 
 
@@ -203,6 +235,10 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=100)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--histories", type=int, default=200)
+    parser.add_argument("--first-history", type=int, default=1)
+    parser.add_argument(
+        "--base", default=None, help="also time safety.py of this git revision"
+    )
     parser.add_argument(
         "--only", choices=("deals", "solver", "hints", "safety"), default=None
     )
@@ -217,11 +253,12 @@ def main() -> None:
     if "hints" in wanted:
         bench_hints(30 if args.quick else args.hints)
     if "safety" in wanted:
-        bench_safety(30 if args.quick else args.histories)
+        histories = 30 if args.quick else args.histories
+        bench_safety(histories, args.first_history, args.base)
     print(
         "Rerun: .venv/bin/python bench/engine.py"
         " [--seeds N] [--hints N] [--histories N] [--first-seed S]"
-        " [--only PART] [--quick] [--jobs J]"
+        " [--only PART] [--quick] [--jobs J] [--first-history S] [--base REV]"
     )
 
 

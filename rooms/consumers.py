@@ -122,7 +122,6 @@ def _hint(code: str, player) -> dict:
 ACTIONS = {
     "take": actions.take_pair,
     "undo": actions.undo,
-    "safety": actions.back_to_safety,
     "shuffle": actions.shuffle,
     "stop": actions.stop_here,
     "pause": actions.pause,
@@ -317,6 +316,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
             reply = await hint(self.code, self.player)
             await self.send_json({**reply, "ref": ref})
+        elif kind == "safety":
+            safety = in_thread(actions.back_to_safety)
+            room, found = await safety(self.code, self.player, **fields)
+            answer = {
+                "exact": found.exact,
+                "clearable_now": found.clearable_now,
+                "pairs_back": found.pairs_back,
+            }
+            await self.send_json(
+                {"type": "ack", "ref": ref, "v": room.version, "safety": answer}
+            )
         elif kind == "visible":
             away = not fields["visible"]
             room = await in_thread(actions.set_away)(self.code, self.player, away)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from config.numerals import local_digits
 from games.engine.hint import Hint
+from games.engine.safety import Safety
 from games.errors import ActionError, Conflict, NotFound, Refused
 from rooms import clock, race, sql, together
 from rooms.changes import State, in_play, member_of, require_host, round_action
@@ -35,23 +36,24 @@ def undo(code: str, player: Player, move: int) -> Room:
     )
 
 
-def back_to_safety(code: str, player: Player, move: int) -> Room:
+def back_to_safety(code: str, player: Player, move: int) -> tuple[Room, Safety]:
     """Undo to the racer's latest clearable position: allowed in a race, as
     undos are (it is a run of them); Together has none. The search runs
     without the room's lock, like a hint; `move` then refuses the undos as
     stale if the racer moved meanwhile. Undecided or still clearable: no
-    change."""
+    change. The answer comes back too, for the page to say what it found."""
     room, state, seat = _unlocked_round(code, player)
     if isinstance(state, together.Together):
         raise Refused("together", gettext("Together has no back to safety"))
     found = race.safety(state, seat, clock.current_time())
     if not found.pairs_back:
-        return room
-    return round_action(
+        return room, found
+    room = round_action(
         code,
         player,
         lambda st, seat, room, now: race.back_to(st, seat, move, found.safe, now),
     )
+    return room, found
 
 
 def shuffle(code: str, player: Player) -> Room:

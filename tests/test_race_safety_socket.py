@@ -1,6 +1,6 @@
 """Back to safety over a room's socket: the `safety` message is a racer's
-move like `undo` (acknowledged, validated); while the pile can still be
-cleared it changes nothing."""
+move like `undo` (acknowledged, validated), whose ack says what the search
+found; while the pile can still be cleared it changes nothing."""
 
 import pytest
 
@@ -23,6 +23,8 @@ async def test_safety_on_a_clearable_pile_is_acknowledged_and_changes_nothing():
     before = await version(room)
     ack = await reply_to(ws, {"type": "safety", "move": 1, "ref": 2})
     assert (ack["type"], ack["ref"], ack["v"]) == ("ack", 2, before)
+    # The page says so: no need to go back.
+    assert ack["safety"] == {"exact": True, "clearable_now": True, "pairs_back": 0}
     assert await version(room) == before
     await ws.disconnect()
 

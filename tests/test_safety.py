@@ -1,13 +1,17 @@
 """Back to safety and where it turned: the latest clearable position of a
 history, exact or honestly undecided, checked against brute force."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.board import Board
+from games.engine.catalogue import get_layout
+from games.engine.deal import generate_deal
 from games.engine.layout import Layout
 from games.engine.rng import Rng
 from games.engine.safety import find_safety, position
+from games.engine.solver import solve
 from tests.engine_helpers import replay
 from tests.test_solver import clearing_by_brute_force, late_random_position
 
@@ -92,6 +96,37 @@ def test_a_known_clearing_of_the_deal_gives_the_same_answer(slug, seed, left, st
     helped = find_safety(layout, faces, moves, witness=witness or ())
     assert (helped.safe, helped.dead) == (plain.safe, plain.dead)
     assert helped.nodes <= plain.nodes or witness is None
+    if helped.safe >= 0:
+        start = position(layout, faces, moves[: helped.safe])
+        assert replay(start, helped.clearing).cleared
+
+
+def swapped_history(seed: int):
+    """A Turtle deal's clearing followed, but one group of four paired the
+    other way round: the player takes two of its free tiles the clearing
+    pairs with others. Returns the deal and the history up to that pair."""
+    deal = generate_deal(get_layout("turtle"), seed)
+    board = Board(deal.layout, deal.faces)
+    for k, (a, b) in enumerate(deal.solution):
+        free = [c for c in board.free_tiles() if c not in (a, b)]
+        other = next((c for c in free if board.groups[c] == board.groups[a]), None)
+        if other is not None:
+            moves = [*deal.solution[:k], (a, other)]
+            if solve(position(deal.layout, deal.faces, moves)).solvable:
+                return deal, moves
+        board.take(a, b)
+    raise AssertionError("the clearing never left a choice")
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_pile_paired_otherwise_than_the_witness_is_settled_with_no_search(seed):
+    """The player left the deal's clearing, but only by pairing one group
+    the other way: the clearing, mended, still clears, so the answer needs
+    no search, and its clearing replays from where the player is."""
+    deal, moves = swapped_history(seed)
+    found = find_safety(deal.layout, deal.faces, moves, deal.solution)
+    assert found.clearable_now is True and found.nodes == 0
+    assert replay(position(deal.layout, deal.faces, moves), found.clearing).cleared
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

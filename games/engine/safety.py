@@ -10,18 +10,26 @@ unclearable) need.
 
 So t is found by bisection, not by solving every position: the newest one
 first (the usual question is "is it still fine?"), then halving the span
-between the latest position known clearable and the earliest known dead. A
-known clearing (what is left of the deal's witness while every pair taken
-was one of its pairs) settles a prefix with no search at all. Every solve
-draws from one node budget; when it runs out the answer says so, with the
-span still open, and never guesses inside it.
+between the latest position known clearable and the earliest known dead.
+(Tried and dropped, on the bench's histories: probing next to the latest
+clearable position first, and a small budget per probe that lets cheaper
+positions of the span go first; both took longer in all, and the second
+left some requests undecided.)
+
+Most positions need no search at all. A known clearing (the deal's witness,
+or one the search found at an earlier position) is a pairing of the tiles:
+at a later position, keep its pairs whose tiles both still stand and pair
+the tiles whose partners went (two of a group at most, so they match);
+when that pairing clears, so does the position (with a pairing fixed the
+order is found greedily). Every solve draws from one node budget; when it
+runs out the answer says so, with the span still open, and never guesses
+inside it.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine.board import Board
-from games.engine.hint import clearing_order, still_to_take
+from games.engine.board import Board, iter_bits
 from games.engine.layout import Layout
 from games.engine.solver import Solver
 
@@ -38,6 +46,13 @@ SAFETY_NODES = 20_000
 # of 600 (p90 493 against 1,284, p99 5,235 against 6,449), the same answers,
 # and no request left undecided against one.
 CLAUSES_AFTER = 0
+# ... but first each probe gets a short search without it: a clearable
+# position is most often found in a few dozen nodes that way, where the
+# clause search spends several times as long on it (measured on the
+# bench's histories: position 2 of seed 51 found in 82 nodes, 17 ms,
+# against undecided after 500 nodes, 96 ms, with the clause search from
+# the start). On a dead position it costs these few nodes at most.
+QUICK = 100
 
 
 @dataclass(frozen=True)
@@ -90,14 +105,131 @@ def position(layout: Layout, faces: tuple[str, ...], moves: Sequence[Pair]) -> B
     return board
 
 
-def _witness_prefix(moves: Sequence[Pair], witness: Sequence[Pair]) -> int:
-    """How many of the first moves are pairs of the witness."""
-    left = {(min(p), max(p)) for p in witness}
-    for k, (a, b) in enumerate(moves):
-        if (min(a, b), max(a, b)) not in left:
-            return k
-        left.remove((min(a, b), max(a, b)))
-    return len(moves)
+def _order(board: Board, pairs: Sequence[Pair]) -> list[Pair] | None:
+    """These pairs (of every standing tile, each of one group) in an order
+    that clears the board, or None when none does. With the pairing fixed,
+    each round takes every pair whose two tiles are free: taking a pair
+    never blocks another. Masks only: this runs for most positions asked."""
+    lay, standing, free = board.layout, board.standing, board.free
+    todo, order = list(pairs), []
+    while todo:
+        rest, gone = [], 0
+        for a, b in todo:
+            if free >> a & 1 and free >> b & 1:
+                order.append((a, b))
+                gone |= 1 << a | 1 << b
+            else:
+                rest.append((a, b))
+        if not gone:
+            return None
+        standing &= ~gone
+        touched = 0
+        for t in iter_bits(gone):
+            touched |= lay.affects_mask[t]
+        free = free & ~gone | lay.free_among(touched & standing & ~free, standing)
+        todo = rest
+    return order
+
+
+def _mended(board: Board, clearing: Sequence[Pair]) -> list[Pair]:
+    """The pairing of a clearing of an earlier position of the board's
+    history, mended where the player paired otherwise: its pairs whose
+    tiles both stand, and the tiles whose partners went paired by group
+    (two of a group at most, as the pairs taken were each of one group)."""
+    pairs: list[Pair] = []
+    orphans: dict[int, int] = {}
+    for a, b in clearing:
+        up_a, up_b = board.is_standing(a), board.is_standing(b)
+        if up_a and up_b:
+            pairs.append((a, b))
+        elif up_a or up_b:
+            t = a if up_a else b
+            mate = orphans.pop(board.groups[t], None)
+            if mate is None:
+                orphans[board.groups[t]] = t
+            else:
+                pairs.append((mate, t))
+    assert not orphans, "a clearing of a later position"
+    return pairs
+
+
+class _History:
+    """One request's search: what is known about the positions so far."""
+
+    def __init__(
+        self, layout: Layout, faces: tuple[str, ...], moves: Sequence[Pair], budget: int
+    ) -> None:
+        self.layout, self.faces, self.moves, self.budget = layout, faces, moves, budget
+        self.safe, self.dead = -1, len(moves) + 1
+        self.clearing: tuple[Pair, ...] | None = None
+        self.known: list[Sequence[Pair]] = []  # clearings found, newest last
+        self.nodes = 0
+
+    def board(self, i: int) -> Board:
+        return position(self.layout, self.faces, self.moves[:i])
+
+    def cleared_at(self, i: int, clearing: Sequence[Pair]) -> None:
+        """Position i clears by `clearing`: so does every later one that
+        its pairing, mended, clears (going up until one does not). While
+        the history takes pairs of the pairing, the rest of its order
+        still clears, with no check."""
+        self.known.append(clearing)
+        board = self.board(i)
+        order, pairs = list(clearing), {(min(p), max(p)) for p in clearing}
+        k = i
+        while k + 1 < self.dead:
+            a, b = self.moves[k]
+            board.take(a, b)
+            if (min(a, b), max(a, b)) not in pairs:
+                mended = _order(board, _mended(board, order))
+                if mended is None:
+                    break
+                order, pairs = mended, {(min(p), max(p)) for p in mended}
+            else:
+                pairs.remove((min(a, b), max(a, b)))
+            k += 1
+        self.safe = k
+        self.clearing = tuple(p for p in order if (min(p), max(p)) in pairs)
+
+    def without_search(self, i: int) -> bool:
+        """Whether a known clearing, mended, clears position i."""
+        board = self.board(i)
+        for clearing in reversed(self.known):
+            order = _order(board, _mended(board, clearing))
+            if order is not None:
+                self.cleared_at(i, order)
+                return True
+        return False
+
+    def probe(self, i: int) -> bool | None:
+        """Settle position i if the budget allows; None if it did not."""
+        if self.without_search(i):
+            return True
+        solver = Solver(self.board(i))
+        result = solver.solve(max_nodes=min(QUICK, self.left()), clauses_after=QUICK)
+        self.nodes += result.nodes
+        if result.solvable is None and self.nodes < self.budget:
+            # The same solver: its set-up and dead positions carry over.
+            result = solver.solve(max_nodes=self.left(), clauses_after=CLAUSES_AFTER)
+            self.nodes += result.nodes
+        if result.solvable:
+            assert result.solution is not None
+            self.cleared_at(i, result.solution)
+        elif result.solvable is False:
+            self.dead = i
+        return result.solvable
+
+    def left(self) -> int:
+        return max(1, self.budget - self.nodes)
+
+    def search(self) -> None:
+        """The newest position first, then halve the open span."""
+        n = len(self.moves)
+        if self.safe < n and self.probe(n) is None:
+            return
+        while self.dead - self.safe > 1 and self.nodes < self.budget:
+            if self.probe((self.safe + self.dead) // 2) is None:
+                return
 
 
 def find_safety(
@@ -113,38 +245,10 @@ def find_safety(
     after a shuffle re-laid them). Each position is rebuilt from the deal,
     so the pairs are checked as they are taken (MoveError on a bad one).
     """
-    n = len(moves)
-    safe, dead, clearing, nodes = -1, n + 1, None, 0
+    history = _History(layout, faces, moves, budget)
     if witness:
-        k = _witness_prefix(moves, witness)
-        left = still_to_take(witness, moves[:k]) or []
-        order = clearing_order(position(layout, faces, moves[:k]), left)
-        if order is not None:
-            safe, clearing = k, tuple(order)
-
-    def probe(i: int) -> bool | None:
-        nonlocal safe, dead, clearing, nodes
-        result = Solver(position(layout, faces, moves[:i])).solve(
-            max_nodes=max(1, budget - nodes), clauses_after=CLAUSES_AFTER
-        )
-        nodes += result.nodes
-        if result.solvable:
-            safe, clearing = i, result.solution
-            # The history may go on along this clearing: each position it
-            # reaches that way clears too, with no search.
-            k = i + _witness_prefix(moves[i:dead], clearing)
-            if k > i:
-                left = still_to_take(clearing, moves[i:k]) or []
-                order = clearing_order(position(layout, faces, moves[:k]), left)
-                safe, clearing = k, tuple(order or ())
-        elif result.solvable is False:
-            dead = i
-        return result.solvable
-
-    # The newest position first, then halve the open span.
-    if safe < n and probe(n) is None:
-        return Safety(n, safe, dead, clearing, nodes)
-    while dead - safe > 1 and nodes < budget:
-        if probe((safe + dead) // 2) is None:
-            break
-    return Safety(n, safe, dead, clearing, nodes)
+        history.cleared_at(0, witness)
+    history.search()
+    return Safety(
+        len(moves), history.safe, history.dead, history.clearing, history.nodes
+    )

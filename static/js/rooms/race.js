@@ -6,6 +6,7 @@
 
 import { FreeTileList, REASONS, faceName } from "../board/a11y.js";
 import { Geometry, groupOf, matches } from "../board/rules.js";
+import { safetyWords } from "../board/companion.js";
 import { BoardScene } from "../board/scene.js";
 import { fill, gettext } from "../i18n.js";
 import { standingOf } from "./state.js";
@@ -172,6 +173,15 @@ export class RaceView {
     // A hint on a stuck pile says so, rather than doing nothing.
     if (!reply.pair) this.say(gettext("No pairs left: shuffle (+60 s) or stop here."));
     else this.scene.showHint(...reply.pair);
+  }
+
+  /** Back to safety: the server undoes to the latest position of this
+   * pile that can still be cleared (its events bring the pairs back), and
+   * its answer is said as on the solo board. */
+  async backToSafety() {
+    this.select(-1);
+    const reply = await this.act("safety", { move: this.moves });
+    if (reply.type === "ack") this.say(safetyWords(reply.safety));
   }
 
   say(text) {

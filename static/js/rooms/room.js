@@ -252,9 +252,10 @@ function renderControls(round, me, racing) {
   const playing = racing && me?.status === "playing";
   // One waiting for the next deal has no clock, no pile and no pause.
   $("race-bar").hidden = !me;
-  $("hint").hidden = $("undo").hidden = !playing;
+  // Back to safety is a run of free undos, so it is offered with undo.
+  $("hint").hidden = $("undo").hidden = $("safety").hidden = !playing;
   // While paused they would do nothing, so they do not look as if they would.
-  $("hint").disabled = $("undo").disabled = round.paused;
+  $("hint").disabled = $("undo").disabled = $("safety").disabled = round.paused;
   $("stuck").hidden = !(playing && me.stuck && !round.paused);
   $("pause").hidden = !racing || !me || round.paused;
   $("resume").hidden = !racing || !me || !round.paused;
@@ -345,6 +346,8 @@ $("add-bot").addEventListener("click", () =>
 $("start-game").addEventListener("click", () => act("start_game"));
 $("hint").addEventListener("click", () => race.hint());
 $("undo").addEventListener("click", () => act("undo", { move: mine().moves }));
+$("safety").addEventListener("click", () => race.backToSafety());
+$("stuck-safety").addEventListener("click", () => race.backToSafety());
 $("shuffle").addEventListener("click", () => act("shuffle"));
 $("stop").addEventListener("click", () => act("stop"));
 $("pause").addEventListener("click", () => act("pause"));
@@ -415,6 +418,7 @@ listenManners(act);
 const KEY_BUTTONS = {
   h: ["hint", "t-hint"],
   u: ["undo"],
+  k: ["safety"],
   s: ["shuffle"],
   p: ["pause", "resume", "t-pause", "t-resume"],
   escape: ["pause", "t-pause"],
