@@ -21,7 +21,7 @@ from accounts.models import Player
 from games.errors import Conflict, Forbidden, NotFound, Refused
 from rooms import clock, move_tx, race, sql, together
 from rooms.models import Member, Room
-from rooms.publish import publish_on_commit
+from rooms.publish import Message, publish_on_commit
 from rooms.sql import Writes
 from rooms.state import race_patch, together_json
 
@@ -63,13 +63,13 @@ def in_play(room: Room) -> sql.InPlay | None:
     return sql.load_play(room.current_round_id)
 
 
-def _numbered(room: Room, events: list[Event]) -> list[dict]:
+def _numbered(room: Room, events: list[Event]) -> list[Message]:
     """Events as saved and sent, numbered on from the room's version (which
     this moves on)."""
     messages = []
     for kind, data in events:
         room.version += 1
-        messages.append({"v": room.version, "kind": kind, "data": data})
+        messages.append(Message(room.version, kind, data))
     return messages
 
 
@@ -105,8 +105,8 @@ def changes(
         room.wake_at = together.wake_at(new)
         if new == old:
             return [], ()
-        writes = sql.together_writes(round_id, new)
-        if together.unlinked(new) == together.unlinked(old):
+        writes = sql.together_writes((round_id, new.seed), new)
+        if together.same_but_links(old, new):
             return [], writes  # a new connection of someone's: no news
         return [("together", together_json(new))], writes
     if not (isinstance(new, race.Race) and isinstance(old, race.Race)):
@@ -124,7 +124,7 @@ def finish(
     new: State,
     now: datetime,
     *writes: move_tx.Statement,
-) -> list[dict]:
+) -> list[Message]:
     """End a change to the round in play with its new state and any other
     `writes`; the events to publish once `move` has ended."""
     events, saves = changes(room, play.round_id, play.state, new)

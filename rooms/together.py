@@ -552,10 +552,15 @@ def connected(state: Together, seat: int, link: str, now: datetime) -> Together:
     return state.with_seat(index, replace(current, link=link))
 
 
-def unlinked(state: Together) -> Together:
-    """The state without its connections' names: what players can see
-    change (a new connection alone is news to nobody)."""
-    return replace(state, seats=tuple(replace(s, link="") for s in state.seats))
+def same_but_links(old: Together, new: Together) -> bool:
+    """Whether only connections' names changed from `old` to `new`: what
+    players see is the same (a new connection alone is news to nobody)."""
+    if len(old.seats) != len(new.seats) or replace(new, seats=old.seats) != old:
+        return False
+    return all(
+        a == b or replace(a, link="") == replace(b, link="")
+        for a, b in zip(old.seats, new.seats, strict=True)
+    )
 
 
 def drop(state: Together, seat: int, now: datetime, link: str = "") -> Together:
