@@ -30,12 +30,17 @@ from rooms.state import race_patch, together_json
 Event = tuple[str, Any]
 
 
+def no_room(code: str) -> NotFound:
+    """The error for a room code that names no open room."""
+    return NotFound(gettext("no room %(code)s") % {"code": code})
+
+
 def locked_room(code: str) -> Room:
     # The current round comes in the same query; only the room row is locked.
     rooms = Room.objects.open().select_related("current_round")
     room = rooms.select_for_update(of=("self",)).filter(code=code).first()
     if room is None:
-        raise NotFound(f"no room {code!r}")
+        raise no_room(code)
     return room
 
 
@@ -155,7 +160,7 @@ def round_action(
     with move_tx.move() as move:
         locked = sql.lock_seat(code, player.pk, move)
         if locked is None:
-            raise NotFound(f"no room {code!r}")
+            raise no_room(code)
         seat = locked.row.seat
         if seat is None:
             raise Forbidden("not_member", gettext("you are not in this room"))

@@ -24,11 +24,21 @@ MODES = tuple(Round.Mode.values)
 def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> Room:
     """A new pile for everyone seated; the host's choices are kept."""
     if mode not in MODES:
-        raise Refused("bad_mode", f"the mode is one of {', '.join(MODES)}")
+        raise Refused(
+            "bad_mode",
+            gettext("the mode is one of %(modes)s") % {"modes": ", ".join(MODES)},
+        )
     if pile not in PILES:
-        raise Refused("bad_pile", f"the pile is one of {', '.join(PILES)}")
+        raise Refused(
+            "bad_pile",
+            gettext("the pile is one of %(piles)s") % {"piles": ", ".join(PILES)},
+        )
     if limit not in race.LIMIT_MINUTES:
-        raise Refused("bad_limit", f"the time limit is one of {race.LIMIT_MINUTES}")
+        raise Refused(
+            "bad_limit",
+            gettext("the time limit is one of %(minutes)s minutes")
+            % {"minutes": race.limits_text()},
+        )
     layout = playable_layout(PILES[pile])
     seed = secrets.token_hex(8)
     deal = generate_deal(layout, seed)

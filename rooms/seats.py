@@ -10,7 +10,7 @@ from accounts.models import Player
 from config.numerals import local_digits
 from games.errors import Conflict, Forbidden, Refused
 from rooms import clock, race, together
-from rooms.bots import LEVELS
+from rooms.bots import EASY, HARD, LEVELS, MEDIUM
 from rooms.changes import (
     Event,
     State,
@@ -137,9 +137,31 @@ def _between_deals(code: str, player: Player) -> Room:
     return room
 
 
+def bot_name(level: str, number: int) -> str:
+    """The `number`th bot of a level in a room, named in the language of
+    whoever adds it (as a person names themselves): "Easy bot", then "Easy
+    bot 2" and on."""
+    if number == 1:
+        first = {
+            EASY: gettext("Easy bot"),
+            MEDIUM: gettext("Medium bot"),
+            HARD: gettext("Hard bot"),
+        }
+        return first[level]
+    numbered = {
+        EASY: gettext("Easy bot %(number)s"),
+        MEDIUM: gettext("Medium bot %(number)s"),
+        HARD: gettext("Hard bot %(number)s"),
+    }
+    return numbered[level] % {"number": local_digits(number)}
+
+
 def add_bot(code: str, player: Player, level: str) -> Room:
     if level not in LEVELS:
-        raise Refused("bad_level", f"a bot is one of {', '.join(LEVELS)}")
+        raise Refused(
+            "bad_level",
+            gettext("a bot is one of %(levels)s") % {"levels": ", ".join(LEVELS)},
+        )
     now = clock.current_time()
     with transaction.atomic():
         room = _between_deals(code, player)
@@ -151,10 +173,9 @@ def add_bot(code: str, player: Player, level: str) -> Room:
                 % {"bots": local_digits(MAX_BOTS)},
             )
         taken = {m.name for m in bots}
-        name = f"{level.capitalize()} bot"
-        number = 2
+        name, number = bot_name(level, 1), 2
         while name in taken:
-            name, number = f"{level.capitalize()} bot {number}", number + 1
+            name, number = bot_name(level, number), number + 1
         _seat(room, bot_level=level, name=name)
         emit(room, [("members", members_json(members_of(room)))], now)
         return room
@@ -166,7 +187,10 @@ def remove_bot(code: str, player: Player, seat: int) -> Room:
         room = _between_deals(code, player)
         deleted, _ = room.members.filter(seat=seat).exclude(bot_level="").delete()
         if not deleted:
-            raise Refused("no_bot", f"no bot in seat {seat}")
+            raise Refused(
+                "no_bot",
+                gettext("no bot in seat %(seat)s") % {"seat": local_digits(seat)},
+            )
         emit(room, [("members", members_json(members_of(room)))], now)
         return room
 
@@ -202,7 +226,10 @@ def remove_member(code: str, player: Player, seat: int) -> Room:
         require_host(room, player)
         member = room.members.filter(seat=seat, bot_level="").first()
         if member is None:
-            raise Refused("no_person", f"nobody sits in seat {seat}")
+            raise Refused(
+                "no_person",
+                gettext("nobody sits in seat %(seat)s") % {"seat": local_digits(seat)},
+            )
         if member.player_id == player.pk:
             raise Refused(
                 "host_seat", gettext("the host leaves with leave, not remove")
