@@ -7,14 +7,19 @@ Events are saved with their version in the same transaction and published
 only after it commits. A change to the round in play (a person's move, a
 bot's, a timer's) takes `round_action`'s path, or `finish`'s for the timer:
 lock and read in one round trip (rooms.sql, rooms.move_tx), the pure rule,
-the writes and events, publish after COMMIT. Seat changes and deals lock
-the room through the ORM (`locked_room`) and end with `emit`.
+the writes and events, publish after COMMIT. Seat changes and deals, which
+add and remove rows of several kinds, take `room_change`'s: the same order
+(lock, read, apply, write, number the events, publish after commit) in an
+ORM transaction, the round in play applied through `Change.play`.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext
 
 from accounts.models import Player
@@ -35,7 +40,7 @@ def no_room(code: str) -> NotFound:
     return NotFound(gettext("no room %(code)s") % {"code": code})
 
 
-def locked_room(code: str) -> Room:
+def _locked_room(code: str) -> Room:
     # The current round comes in the same query; only the room row is locked.
     rooms = Room.objects.open().select_related("current_round")
     room = rooms.select_for_update(of=("self",)).filter(code=code).first()
@@ -78,24 +83,6 @@ def _numbered(room: Room, events: list[Event]) -> list[Message]:
     return messages
 
 
-def emit(
-    room: Room,
-    events: list[Event],
-    now: datetime,
-    *changed: str,
-    writes: Writes = (),
-) -> None:
-    """Number and store events, and publish them after commit. Saves the
-    room's version and wake_at (which change with the events), plus the
-    `changed` fields the action set; `writes` (a round's rows, from
-    _changes) go to the database with them."""
-    messages = _numbered(room, events)
-    sql.add_events(room, messages, now, writes)
-    if changed:
-        room.save(update_fields=changed)
-    publish_on_commit(room.code, messages)
-
-
 State = race.Race | together.Together
 
 
@@ -120,6 +107,68 @@ def changes(
     if new == old:
         return [], ()
     return [("race", race_patch(old, new))], sql.race_writes(round_id, old, new)
+
+
+@dataclass
+class Change:
+    """A seat change or a deal under way in `room_change`: the locked room,
+    the time read after the lock, and what the action adds as it goes."""
+
+    room: Room
+    now: datetime
+    events: list[Event] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # the room's fields set
+    writes: list[move_tx.Statement] = field(default_factory=list)
+
+    def play(self, rule: Callable[[State], State]) -> None:
+        """Apply `rule` to the round in play, if any: its event and rows
+        join the change's."""
+        play = in_play(self.room)
+        if play is None:
+            return
+        events, writes = changes(self.room, play.round_id, play.state, rule(play.state))
+        self.events += events
+        self.writes += writes
+
+    def room_fields(self, *names: str) -> None:
+        """The room's fields the action set, saved with its version."""
+        self.changed += names
+
+
+@contextmanager
+def room_change(code: str, host: Player | None = None) -> Iterator[Change]:
+    """The unit of change for seats and deals: one transaction holding the
+    room's row lock (only `host` may act, when given); the block applies
+    the change and adds its events; they are numbered and stored with the
+    room's version, its fields set and the round's rows, and published
+    after commit. A block that adds no event changes nothing."""
+    with transaction.atomic():
+        room = _locked_room(code)
+        if host is not None:
+            require_host(room, host)
+        # Read after the lock: changes to a room are applied in time order.
+        change = Change(room, clock.current_time())
+        yield change
+        if change.events:
+            emit(room, change.events, change.now, change.changed, change.writes)
+
+
+def emit(
+    room: Room,
+    events: list[Event],
+    now: datetime,
+    changed: Sequence[str] = (),
+    writes: Writes = (),
+) -> None:
+    """How a change in an ORM transaction ends (`room_change`, and a room
+    being made): number and store `events` with the room's version and
+    wake_at, the `changed` fields the action set and `writes` (a round's
+    rows), and publish the events after commit."""
+    messages = _numbered(room, events)
+    sql.add_events(room, messages, now, writes)
+    if changed:
+        room.save(update_fields=list(changed))
+    publish_on_commit(room.code, messages)
 
 
 def finish(
