@@ -92,6 +92,13 @@ def _hand_over(code: str, message: dict[str, Any], what: str) -> None:
     loop.call_soon_threadsafe(start)
 
 
+async def handed_over() -> None:
+    """Wait for the sends handed to this loop so far: a process that stops
+    its loop (`run_timers --once`) lets them go out first."""
+    while _sending:
+        await asyncio.gather(*_sending, return_exceptions=True)
+
+
 def _send(code: str, events: list[Message]) -> None:
     # Encoded once here rather than once per connection: every member's
     # socket sends the same text.

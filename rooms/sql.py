@@ -23,8 +23,9 @@ the path of a move uses plain statements instead:
   runs them (one round trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
-witness) are read once per process (`_dealt`), and each racer's state is
-kept with the row it came from (`_racer`). The statements run on SQLite
+witness) are read once per process (`_dealt`), each racer's state is kept
+with the row it came from (`_racer`), and a Together state with the text
+it was written as (`_together`). The statements run on SQLite
 too (without row locks: its transactions are taken whole, see settings).
 """
 
