@@ -7,8 +7,10 @@ extracts `--base` (a commit, default main) into a temporary folder
 this tree's bench/move_cost.py `--runs` times against each tree in
 turns (`--code`), with this tree's virtual environment and the
 configured database, and prints each run's CPU medians per call and the
-ratio this tree / base of their medians. Extra arguments go to
-move_cost.py:
+ratio this tree / base of their medians. A base whose models differ
+from this tree's needs a database migrated to its own schema
+(`--base-database`, made with the base's `manage.py migrate` and
+`load_layouts`). Extra arguments go to move_cost.py:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles_bench \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
@@ -18,6 +20,7 @@ move_cost.py:
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -42,9 +45,14 @@ def extract(commit: str, folder: Path) -> None:
             files.extractall(folder, filter="data")
 
 
-def run(code: Path, extra: list[str]) -> dict:
+def run(code: Path, extra: list[str], database: str | None) -> dict:
     script = [sys.executable, str(ROOT / "bench/move_cost.py"), "--code", str(code)]
-    done = subprocess.run(script + extra, capture_output=True, text=True)
+    env = {**os.environ, "DATABASE_URL": database} if database else None
+    # In the tree measured: Celery's loader puts the working folder first
+    # on sys.path, which would mix this tree's apps into an older one.
+    done = subprocess.run(
+        script + extra, capture_output=True, text=True, cwd=code, env=env
+    )
     if done.returncode != 0:
         sys.exit(f"move_cost.py failed on {code}:\n{done.stderr}")
     return json.loads(done.stdout)
@@ -54,6 +62,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--base-database", help="DATABASE_URL for the base (default: the same)"
+    )
     parser.add_argument("extra", nargs="*", help="arguments for move_cost.py")
     args = parser.parse_args()
     medians = {"base": {k: [] for k in KINDS}, "head": {k: [] for k in KINDS}}
@@ -62,7 +73,8 @@ def main() -> int:
         trees = {"base": Path(folder), "head": ROOT}
         for n in range(args.runs):
             for name, tree in trees.items():
-                result = run(tree, args.extra)
+                database = args.base_database if name == "base" else None
+                result = run(tree, args.extra, database)
                 for kind in KINDS:
                     medians[name][kind].append(result[kind].get("median_ms"))
                 print(f"run {n + 1} {name}: ", json.dumps(medians[name]), flush=True)

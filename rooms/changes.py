@@ -7,21 +7,26 @@ Events are saved with their version in the same transaction and published
 only after it commits. A change to the round in play (a person's move, a
 bot's, a timer's) takes `round_action`'s path, or `finish`'s for the timer:
 lock and read in one round trip (rooms.sql, rooms.move_tx), the pure rule,
-the writes and events, publish after COMMIT. Seat changes and deals lock
-the room through the ORM (`locked_room`) and end with `emit`.
+the writes and events, publish after COMMIT. Seat changes and deals, which
+add and remove rows of several kinds, take `room_change`'s: the same order
+(lock, read, apply, write, number the events, publish after commit) in an
+ORM transaction, the round in play applied through `Change.play`.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext
 
 from accounts.models import Player
 from games.errors import Conflict, Forbidden, NotFound, Refused
 from rooms import clock, move_tx, race, sql, together
 from rooms.models import Member, Room
-from rooms.publish import publish_on_commit
+from rooms.publish import Message, publish_on_commit
 from rooms.sql import Writes
 from rooms.state import race_patch, together_json
 
@@ -30,12 +35,17 @@ from rooms.state import race_patch, together_json
 Event = tuple[str, Any]
 
 
-def locked_room(code: str) -> Room:
+def no_room(code: str) -> NotFound:
+    """The error for a room code that names no open room."""
+    return NotFound(gettext("no room %(code)s") % {"code": code})
+
+
+def _locked_room(code: str) -> Room:
     # The current round comes in the same query; only the room row is locked.
     rooms = Room.objects.open().select_related("current_round")
     room = rooms.select_for_update(of=("self",)).filter(code=code).first()
     if room is None:
-        raise NotFound(f"no room {code!r}")
+        raise no_room(code)
     return room
 
 
@@ -63,32 +73,14 @@ def in_play(room: Room) -> sql.InPlay | None:
     return sql.load_play(room.current_round_id)
 
 
-def _numbered(room: Room, events: list[Event]) -> list[dict]:
+def _numbered(room: Room, events: list[Event]) -> list[Message]:
     """Events as saved and sent, numbered on from the room's version (which
     this moves on)."""
     messages = []
     for kind, data in events:
         room.version += 1
-        messages.append({"v": room.version, "kind": kind, "data": data})
+        messages.append(Message(room.version, kind, data))
     return messages
-
-
-def emit(
-    room: Room,
-    events: list[Event],
-    now: datetime,
-    *changed: str,
-    writes: Writes = (),
-) -> None:
-    """Number and store events, and publish them after commit. Saves the
-    room's version and wake_at (which change with the events), plus the
-    `changed` fields the action set; `writes` (a round's rows, from
-    _changes) go to the database with them."""
-    messages = _numbered(room, events)
-    sql.add_events(room, messages, now, writes)
-    if changed:
-        room.save(update_fields=changed)
-    publish_on_commit(room.code, messages)
 
 
 State = race.Race | together.Together
@@ -105,8 +97,8 @@ def changes(
         room.wake_at = together.wake_at(new)
         if new == old:
             return [], ()
-        writes = sql.together_writes(round_id, new)
-        if together.unlinked(new) == together.unlinked(old):
+        writes = sql.together_writes((round_id, new.seed), new)
+        if together.same_but_links(old, new):
             return [], writes  # a new connection of someone's: no news
         return [("together", together_json(new))], writes
     if not (isinstance(new, race.Race) and isinstance(old, race.Race)):
@@ -117,6 +109,68 @@ def changes(
     return [("race", race_patch(old, new))], sql.race_writes(round_id, old, new)
 
 
+@dataclass
+class Change:
+    """A seat change or a deal under way in `room_change`: the locked room,
+    the time read after the lock, and what the action adds as it goes."""
+
+    room: Room
+    now: datetime
+    events: list[Event] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # the room's fields set
+    writes: list[move_tx.Statement] = field(default_factory=list)
+
+    def play(self, rule: Callable[[State], State]) -> None:
+        """Apply `rule` to the round in play, if any: its event and rows
+        join the change's."""
+        play = in_play(self.room)
+        if play is None:
+            return
+        events, writes = changes(self.room, play.round_id, play.state, rule(play.state))
+        self.events += events
+        self.writes += writes
+
+    def room_fields(self, *names: str) -> None:
+        """The room's fields the action set, saved with its version."""
+        self.changed += names
+
+
+@contextmanager
+def room_change(code: str, host: Player | None = None) -> Iterator[Change]:
+    """The unit of change for seats and deals: one transaction holding the
+    room's row lock (only `host` may act, when given); the block applies
+    the change and adds its events; they are numbered and stored with the
+    room's version, its fields set and the round's rows, and published
+    after commit. A block that adds no event changes nothing."""
+    with transaction.atomic():
+        room = _locked_room(code)
+        if host is not None:
+            require_host(room, host)
+        # Read after the lock: changes to a room are applied in time order.
+        change = Change(room, clock.current_time())
+        yield change
+        if change.events:
+            emit(room, change.events, change.now, change.changed, change.writes)
+
+
+def emit(
+    room: Room,
+    events: list[Event],
+    now: datetime,
+    changed: Sequence[str] = (),
+    writes: Writes = (),
+) -> None:
+    """How a change in an ORM transaction ends (`room_change`, and a room
+    being made): number and store `events` with the room's version and
+    wake_at, the `changed` fields the action set and `writes` (a round's
+    rows), and publish the events after commit."""
+    messages = _numbered(room, events)
+    sql.add_events(room, messages, now, writes)
+    if changed:
+        room.save(update_fields=list(changed))
+    publish_on_commit(room.code, messages)
+
+
 def finish(
     move: move_tx.Move,
     room: Room,
@@ -124,7 +178,7 @@ def finish(
     new: State,
     now: datetime,
     *writes: move_tx.Statement,
-) -> list[dict]:
+) -> list[Message]:
     """End a change to the round in play with its new state and any other
     `writes`; the events to publish once `move` has ended."""
     events, saves = changes(room, play.round_id, play.state, new)
@@ -155,7 +209,7 @@ def round_action(
     with move_tx.move() as move:
         locked = sql.lock_seat(code, player.pk, move)
         if locked is None:
-            raise NotFound(f"no room {code!r}")
+            raise no_room(code)
         seat = locked.row.seat
         if seat is None:
             raise Forbidden("not_member", gettext("you are not in this room"))

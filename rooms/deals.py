@@ -3,17 +3,15 @@
 import secrets
 from dataclasses import replace
 
-from django.db import transaction
 from django.utils.translation import gettext
 
 from accounts.models import Player
 from games.engine.deal import generate_deal
 from games.errors import Conflict, Refused
 from games.layouts import playable_layout
-from rooms import clock, race, sql, together
-from rooms.changes import emit, in_play, locked_room, members_of, require_host
+from rooms import race, sql, together
+from rooms.changes import in_play, members_of, room_change
 from rooms.models import Room, Round
-from rooms.sql import Writes
 from rooms.state import room_json, round_json
 
 # The two piles a host picks from, by the layouts' slugs.
@@ -24,18 +22,26 @@ MODES = tuple(Round.Mode.values)
 def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> Room:
     """A new pile for everyone seated; the host's choices are kept."""
     if mode not in MODES:
-        raise Refused("bad_mode", f"the mode is one of {', '.join(MODES)}")
+        raise Refused(
+            "bad_mode",
+            gettext("the mode is one of %(modes)s") % {"modes": ", ".join(MODES)},
+        )
     if pile not in PILES:
-        raise Refused("bad_pile", f"the pile is one of {', '.join(PILES)}")
+        raise Refused(
+            "bad_pile",
+            gettext("the pile is one of %(piles)s") % {"piles": ", ".join(PILES)},
+        )
     if limit not in race.LIMIT_MINUTES:
-        raise Refused("bad_limit", f"the time limit is one of {race.LIMIT_MINUTES}")
+        raise Refused(
+            "bad_limit",
+            gettext("the time limit is one of %(minutes)s minutes")
+            % {"minutes": race.limits_text()},
+        )
     layout = playable_layout(PILES[pile])
     seed = secrets.token_hex(8)
     deal = generate_deal(layout, seed)
-    now = clock.current_time()
-    with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
+    with room_change(code, host=player) as change:
+        room, now = change.room, change.now
         if room.status != Room.Status.GAME:
             raise Conflict("not_started", gettext("start the game first"))
         if in_play(room) is not None:
@@ -67,7 +73,6 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
             dealt_at=now,
             limit_ms=limit_ms,
         )
-        writes: Writes = ()
         if isinstance(state, together.Together):
             rnd.set_together(state)
             rnd.save()
@@ -75,16 +80,13 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         else:
             rnd.set_state(state)
             rnd.save()
-            writes = sql.race_writes(rnd.pk, replace(state, racers=()), state)
+            change.writes += sql.race_writes(rnd.pk, replace(state, racers=()), state)
             room.wake_at = race.wake_at(state)
         room.current_round = rnd
         room.settings = {"mode": mode, "pile": pile, "limit": limit}
-        emit(
-            room,
-            [("room", room_json(room, members)), ("round", round_json(rnd, state))],
-            now,
-            "current_round",
-            "settings",
-            writes=writes,
-        )
-        return room
+        change.room_fields("current_round", "settings")
+        change.events += [
+            ("room", room_json(room, members)),
+            ("round", round_json(rnd, state)),
+        ]
+    return room

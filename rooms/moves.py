@@ -8,9 +8,16 @@ from accounts.models import Player
 from config.numerals import local_digits
 from games.engine.hint import Hint
 from games.engine.safety import Safety
-from games.errors import ActionError, Conflict, NotFound, Refused
+from games.errors import ActionError, Conflict, Refused
 from rooms import clock, race, sql, together
-from rooms.changes import State, in_play, member_of, require_host, round_action
+from rooms.changes import (
+    State,
+    in_play,
+    member_of,
+    no_room,
+    require_host,
+    round_action,
+)
 from rooms.models import Room, Round
 from rooms.sql import Writes
 
@@ -175,7 +182,7 @@ def _unlocked_round(code: str, player: Player) -> tuple[Room, State, int]:
     what only reads, or checks its answer again under the lock)."""
     room = Room.objects.open().filter(code=code).first()
     if room is None:
-        raise NotFound(f"no room {code!r}")
+        raise no_room(code)
     member = member_of(room, player)
     play = in_play(room)
     if play is None:

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from config.numerals import local_digits
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, still_to_take
 from games.engine.hint import hint as engine_hint
@@ -42,6 +43,12 @@ SHUFFLE_PENALTY_MS = 60_000
 # A player who joins this soon after the deal still races on it.
 LATE_JOIN_MS = 5_000
 LIMIT_MINUTES = (0, 5, 10, 15)
+
+
+def limits_text() -> str:
+    """The time limits a race may have, for a message ("0, 5, 10, 15")."""
+    return ", ".join(local_digits(m) for m in LIMIT_MINUTES)
+
 
 # Racer statuses.
 PLAYING = "playing"
@@ -216,7 +223,11 @@ def deal(
     """A new race on one deal for every (seat, name, bot level) given;
     `witness` is a clearing order of the deal."""
     if limit_minutes not in LIMIT_MINUTES:
-        raise Refused("bad_limit", f"the time limit must be one of {LIMIT_MINUTES}")
+        raise Refused(
+            "bad_limit",
+            gettext("the time limit must be one of %(minutes)s minutes")
+            % {"minutes": limits_text()},
+        )
     race = Race(
         layout=layout,
         faces=faces,
@@ -312,7 +323,12 @@ def _acting(race: Race, seat: int, now: datetime, move: int | None = None) -> Ra
     if move is not None and move != len(racer.steps):
         raise Conflict(
             "stale",
-            f"you have made {len(racer.steps)} moves, the request counted {move}",
+            ngettext(
+                "you have made %(moves)s move, the request counted %(move)s",
+                "you have made %(moves)s moves, the request counted %(move)s",
+                len(racer.steps),
+            )
+            % {"moves": local_digits(len(racer.steps)), "move": local_digits(move)},
         )
     return racer
 

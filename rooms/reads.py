@@ -2,9 +2,8 @@
 
 from django.db import transaction
 
-from games.errors import NotFound
 from rooms import race, together
-from rooms.changes import members_of
+from rooms.changes import members_of, no_room
 from rooms.models import Member, Room, Round
 
 # A client further behind than this many events gets a full state instead.
@@ -26,7 +25,7 @@ def snapshot(
         # matches the rows read after it.
         room = Room.objects.select_for_update().filter(code=code).first()
         if room is None:
-            raise NotFound(f"no room {code!r}")
+            raise no_room(code)
         members = members_of(room)
         rnd = room.current_round
         return room, members, rnd, _round_state(rnd) if rnd else None
@@ -40,7 +39,7 @@ def read_state(
     read first, never older. A closed room is not found."""
     room = Room.objects.open().select_related("current_round").filter(code=code).first()
     if room is None:
-        raise NotFound(f"no room {code!r}")
+        raise no_room(code)
     rnd = room.current_round
     return room, members_of(room), rnd, _round_state(rnd) if rnd else None
 

@@ -1,5 +1,6 @@
 """Rooms and seats: create, join, bots, start, leave, the host's manners."""
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -10,21 +11,18 @@ from accounts.models import Player
 from config.numerals import local_digits
 from games.errors import Conflict, Forbidden, Refused
 from rooms import clock, race, together
-from rooms.bots import LEVELS
+from rooms.bots import EASY, HARD, LEVELS, MEDIUM
 from rooms.changes import (
-    Event,
+    Change,
     State,
-    changes,
     emit,
     in_play,
-    locked_room,
     member_of,
     members_of,
-    require_host,
+    room_change,
 )
 from rooms.models import NAME_MAX, Member, Room
 from rooms.publish import unseated_on_commit
-from rooms.sql import Writes
 from rooms.state import members_json, room_json
 
 MAX_SEATS = 8
@@ -75,24 +73,19 @@ def _seat(room: Room, **fields) -> Member:
     return member
 
 
-def _late_racer(
-    room: Room, member: Member, now: datetime
-) -> tuple[list[Event], Writes]:
+def _late_racer(member: Member, now: datetime) -> Callable[[State], State]:
     """Seat a newcomer on the race in progress, if it is still young; in
     Together they watch this pile and play the next."""
-    play = in_play(room)
-    if play is None:
-        return [], ()
-    old = play.state
-    new: State
-    if isinstance(old, together.Together):
-        new = together.watch(old, member.seat, member.name, member.bot_level)
-    else:
+
+    def rule(old: State) -> State:
+        if isinstance(old, together.Together):
+            return together.watch(old, member.seat, member.name, member.bot_level)
         try:
-            new = race.join(old, member.seat, member.name, member.bot_level, now)
+            return race.join(old, member.seat, member.name, member.bot_level, now)
         except Conflict:
-            return [], ()  # too late: they race from the next deal on
-    return changes(room, play.round_id, old, new)
+            return old  # too late: they race from the next deal on
+
+    return rule
 
 
 def _require_welcome(room: Room, player: Player) -> None:
@@ -107,42 +100,55 @@ def _require_welcome(room: Room, player: Player) -> None:
 def join_room(code: str, player: Player, name: str) -> Room:
     """Take a seat (or change one's display name when already seated)."""
     name = _clean_name(name)
-    with transaction.atomic():
-        room = locked_room(code)
-        now = clock.current_time()
+    with room_change(code) as change:
+        room = change.room
         member = room.members.filter(player=player).first()
-        events: list[Event] = []
-        writes: Writes = ()
         if member is None:
             _require_welcome(room, player)
             member = _seat(room, player=player, name=name)
-            events, writes = _late_racer(room, member, now)
+            change.events.append(("members", members_json(members_of(room))))
+            change.play(_late_racer(member, change.now))
         elif member.name != name:
             member.name = name
             member.save(update_fields=["name"])
-        else:
-            return room
-        events.insert(0, ("members", members_json(members_of(room))))
-        emit(room, events, now, writes=writes)
-        return room
+            change.events.append(("members", members_json(members_of(room))))
+    return room
 
 
-def _between_deals(code: str, player: Player) -> Room:
-    """The room, locked, for its host to change its bots: never while a
-    round is in play."""
-    room = locked_room(code)
-    require_host(room, player)
+def _between_deals(room: Room) -> None:
+    """The host changes the room's bots only while no round is in play."""
     if in_play(room) is not None:
         raise Conflict("racing", gettext("wait for the race to end"))
-    return room
+
+
+def bot_name(level: str, number: int) -> str:
+    """The `number`th bot of a level in a room, named in the language of
+    whoever adds it (as a person names themselves): "Easy bot", then "Easy
+    bot 2" and on."""
+    if number == 1:
+        first = {
+            EASY: gettext("Easy bot"),
+            MEDIUM: gettext("Medium bot"),
+            HARD: gettext("Hard bot"),
+        }
+        return first[level]
+    numbered = {
+        EASY: gettext("Easy bot %(number)s"),
+        MEDIUM: gettext("Medium bot %(number)s"),
+        HARD: gettext("Hard bot %(number)s"),
+    }
+    return numbered[level] % {"number": local_digits(number)}
 
 
 def add_bot(code: str, player: Player, level: str) -> Room:
     if level not in LEVELS:
-        raise Refused("bad_level", f"a bot is one of {', '.join(LEVELS)}")
-    now = clock.current_time()
-    with transaction.atomic():
-        room = _between_deals(code, player)
+        raise Refused(
+            "bad_level",
+            gettext("a bot is one of %(levels)s") % {"levels": ", ".join(LEVELS)},
+        )
+    with room_change(code, host=player) as change:
+        room = change.room
+        _between_deals(room)
         bots = [m for m in members_of(room) if m.is_bot]
         if len(bots) >= MAX_BOTS:
             raise Conflict(
@@ -151,105 +157,106 @@ def add_bot(code: str, player: Player, level: str) -> Room:
                 % {"bots": local_digits(MAX_BOTS)},
             )
         taken = {m.name for m in bots}
-        name = f"{level.capitalize()} bot"
-        number = 2
+        name, number = bot_name(level, 1), 2
         while name in taken:
-            name, number = f"{level.capitalize()} bot {number}", number + 1
+            name, number = bot_name(level, number), number + 1
         _seat(room, bot_level=level, name=name)
-        emit(room, [("members", members_json(members_of(room)))], now)
-        return room
+        change.events.append(("members", members_json(members_of(room))))
+    return room
 
 
 def remove_bot(code: str, player: Player, seat: int) -> Room:
-    now = clock.current_time()
-    with transaction.atomic():
-        room = _between_deals(code, player)
+    with room_change(code, host=player) as change:
+        room = change.room
+        _between_deals(room)
         deleted, _ = room.members.filter(seat=seat).exclude(bot_level="").delete()
         if not deleted:
-            raise Refused("no_bot", f"no bot in seat {seat}")
-        emit(room, [("members", members_json(members_of(room)))], now)
-        return room
+            raise Refused(
+                "no_bot",
+                gettext("no bot in seat %(seat)s") % {"seat": local_digits(seat)},
+            )
+        change.events.append(("members", members_json(members_of(room))))
+    return room
 
 
 def start_game(code: str, player: Player) -> Room:
     """Everyone moves from the lobby to the game screen."""
-    now = clock.current_time()
-    with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
+    with room_change(code, host=player) as change:
+        room = change.room
         if room.status != Room.Status.LOBBY:
             raise Conflict("started", gettext("the game has started"))
         room.status = Room.Status.GAME
-        emit(room, [("room", room_json(room, members_of(room)))], now, "status")
-        return room
+        change.room_fields("status")
+        change.events.append(("room", room_json(room, members_of(room))))
+    return room
 
 
 def leave(code: str, player: Player) -> Room:
     """Give up one's seat. When the host leaves, the game ends for everyone
     and the room goes back to the lobby with the next person as host (or
     closes when only bots are left)."""
-    with transaction.atomic():
-        room = locked_room(code)
-        _unseat(room, member_of(room, player), clock.current_time())
-        return room
+    with room_change(code) as change:
+        member = member_of(change.room, player)
+        _unseat(change, member)
+    unseated_on_commit(change.room.code, member.seat)  # after the events
+    return change.room
 
 
 def remove_member(code: str, player: Player, seat: int) -> Room:
     """The host takes a person out of the room (as if they had left), and
     they cannot join it again. Bots go with remove_bot."""
-    with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
+    with room_change(code, host=player) as change:
+        room = change.room
         member = room.members.filter(seat=seat, bot_level="").first()
         if member is None:
-            raise Refused("no_person", f"nobody sits in seat {seat}")
+            raise Refused(
+                "no_person",
+                gettext("nobody sits in seat %(seat)s") % {"seat": local_digits(seat)},
+            )
         if member.player_id == player.pk:
             raise Refused(
                 "host_seat", gettext("the host leaves with leave, not remove")
             )
         room.removed = [*room.removed, member.player_id]
-        room.save(update_fields=["removed"])
-        _unseat(room, member, clock.current_time())
-        return room
+        change.room_fields("removed")
+        _unseat(change, member)
+    unseated_on_commit(room.code, member.seat)  # after the events
+    return room
 
 
 def lock_room(code: str, player: Player, locked: bool) -> Room:
     """The host closes (or opens again) the room to new members; those
     seated stay."""
-    now = clock.current_time()
-    with transaction.atomic():
-        room = locked_room(code)
-        require_host(room, player)
-        if room.locked == locked:
-            return room
-        room.locked = locked
-        emit(room, [("room", room_json(room, members_of(room)))], now, "locked")
-        return room
+    with room_change(code, host=player) as change:
+        room = change.room
+        if room.locked != locked:
+            room.locked = locked
+            change.room_fields("locked")
+            change.events.append(("room", room_json(room, members_of(room))))
+    return room
 
 
-def _unseat(room: Room, member: Member, now: datetime) -> None:
+def _unseat(change: Change, member: Member) -> None:
     """Take `member` (a person) off the locked room, ending their part in
-    the round; the host's leaving ends the round and passes the room on."""
+    the round; the host's leaving ends the round and passes the room on.
+    The caller closes the seat's sockets once the change is published."""
+    room, now = change.room, change.now
     leaving_host = room.host_id == member.player_id
-    events: list[Event] = []
-    changed: list[str] = []
-    writes: Writes = ()
-    play = in_play(room)
-    if play is not None:
-        old = play.state
-        new: State
+
+    def rule(old: State) -> State:
         if isinstance(old, together.Together):
             new = together.leave(old, member.seat, now)
             if leaving_host:
                 # The host's leaving ends the game where it stands.
-                new = replace(
+                return replace(
                     new, status=together.OVER, turn=None, clock=new.clock.stopped(now)
                 )
-        elif leaving_host:
-            new = race.abandon(old, now)
-        else:
-            new = race.leave(old, member.seat, now)
-        events, writes = changes(room, play.round_id, old, new)
+            return new
+        if leaving_host:
+            return race.abandon(old, now)
+        return race.leave(old, member.seat, now)
+
+    change.play(rule)
     member.delete()
     members = members_of(room)
     if leaving_host:
@@ -258,11 +265,9 @@ def _unseat(room: Room, member: Member, now: datetime) -> None:
         room.status = Room.Status.LOBBY if heir else Room.Status.CLOSED
         room.wake_at = None
         room.current_round = None
-        changed = ["host", "status", "current_round"]
-        events += [("room", room_json(room, members)), ("round", None)]
-    events.append(("members", members_json(members)))
-    emit(room, events, now, *changed, writes=writes)
-    unseated_on_commit(room.code, member.seat)
+        change.room_fields("host", "status", "current_round")
+        change.events += [("room", room_json(room, members)), ("round", None)]
+    change.events.append(("members", members_json(members)))
 
 
 def merge_player_seats(sender, source: Player, target: Player, **kwargs) -> None:

@@ -23,8 +23,9 @@ the path of a move uses plain statements instead:
   runs them (one round trip on PostgreSQL).
 
 The round's fixed columns (the layout snapshot, faces as dealt, the
-witness) are read once per process (`_dealt`), and each racer's state is
-kept with the row it came from (`_racer`). The statements run on SQLite
+witness) are read once per process (`_dealt`), each racer's state is kept
+with the row it came from (`_racer`), and a Together state with the text
+it was written as (`_together`). The statements run on SQLite
 too (without row locks: its transactions are taken whole, see settings).
 """
 
@@ -40,9 +41,10 @@ from django.db import connection
 from django.utils import timezone
 
 from games.play import Clock
-from rooms import race, together_store
+from rooms import race, together, together_store
 from rooms.models import Dealt, Room, Round, racer_state, step_states
 from rooms.move_tx import Move, Statement, execute_all, prepared
+from rooms.publish import Message
 from rooms.together import Together
 
 # The JSON columns come as text: `_racer` compares them with the last read.
@@ -266,14 +268,7 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
     clock = Clock(first.banked_ms, _aware(first.running_since))
     dealt_at = _aware(first.dealt_at)
     if first.together is not None:  # Together's column, null in a race
-        shared = together_store.load(
-            dealt.layout,
-            first.seed,
-            dealt_at,
-            clock,
-            bool(first.paused),
-            json.loads(first.together),
-        )
+        shared = _together((first.id, first.seed), first, dealt, clock, dealt_at)
         return InPlay(first.id, shared)
     key = (first.id, first.seed)
     racers = [
@@ -461,21 +456,58 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     return writes
 
 
-def together_writes(round_id: int, new: Together) -> Writes:
-    """The statement that writes a Together state on its round."""
-    rnd = Round(id=round_id)
-    rnd.set_together(new)
+# Together states by (round id, seed), with the JSON text each was written
+# as (rooms.together_store.dumps prints it as jsonb does): when a move reads
+# back the text the last one wrote in this process, the state is known
+# without decoding it again. One entry a round, as for racers.
+_kept_together: dict[tuple[int, str], tuple[str, Together]] = {}
+
+
+def _together(
+    key: tuple[int, str], row: RoundRow, dealt: Dealt, clock: Clock, dealt_at: datetime
+) -> Together:
+    """A Together state from its round's row."""
+    assert row.together is not None
+    with _kept_lock:
+        kept = _kept_together.get(key)
+    if kept is not None and kept[0] == row.together:
+        state = kept[1]
+        # Its other columns are written with the text, but check them.
+        if state.clock == clock and state.paused == bool(row.paused):
+            return state
+    return together_store.load(
+        dealt.layout,
+        row.seed,
+        dealt_at,
+        clock,
+        bool(row.paused),
+        json.loads(row.together),
+    )
+
+
+def together_writes(key: tuple[int, str], new: Together) -> Writes:
+    """The statement that writes a Together state on its round `key` (id,
+    seed): the columns `Round.set_together` sets, without building a
+    Round."""
+    text = together_store.dumps(new)
+    with _kept_lock:
+        _kept_together.pop(key, None)
+        _kept_together[key] = (text, new)  # last in: the last to be dropped
+        if len(_kept_together) > KEEP_RACERS:
+            del _kept_together[next(iter(_kept_together))]
+    playing = new.status == together.PLAYING
+    json_text = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
     return [
         (
-            "UPDATE rooms_round SET status = %s, banked_ms = %s,"
-            " running_since = %s, paused = %s, together = %s WHERE id = %s",
+            "UPDATE rooms_round SET status = %s, banked_ms = %s, running_since = %s,"
+            f" paused = %s, together = {json_text} WHERE id = %s",
             [
-                rnd.status,
-                rnd.banked_ms,
-                _when(rnd.running_since),
-                rnd.paused,
-                connection.ops.adapt_json_value(rnd.together, None),
-                round_id,
+                Round.Status.RACING if playing else Round.Status.OVER,
+                new.clock.banked_ms,
+                _when(new.clock.running_since),
+                new.paused,
+                text,
+                key[0],
             ],
         )
     ]
@@ -493,20 +525,19 @@ def pause_writes(room_id: int, seat: int, pauses: int, round_id: int) -> Writes:
 
 
 def add_events(
-    room: Room, events: list[dict], now: datetime, writes: Writes = ()
+    room: Room, events: list[Message], now: datetime, writes: Writes = ()
 ) -> None:
-    """Store numbered events ({"v", "kind", "data"}) and the room's version
-    and wake_at, after `writes` (a race's rows, from `race_writes`): all in
-    one round trip on PostgreSQL."""
+    """Store numbered events and the room's version and wake_at, after
+    `writes` (a round's rows, from `race_writes`): all in one round trip on
+    PostgreSQL."""
     with connection.cursor() as cursor:
         execute_all(cursor, event_writes(room, events, now, writes))
 
 
 def event_writes(
-    room: Room, events: list[dict], now: datetime, writes: Writes = ()
+    room: Room, events: list[Message], now: datetime, writes: Writes = ()
 ) -> list[Statement]:
     """The statements of `add_events`, for a Move to finish with."""
-    json_value = connection.ops.adapt_json_value
     created = _when(now)
     statements = [
         *writes,
@@ -516,18 +547,15 @@ def event_writes(
         ),
     ]
     if events:
-        # One statement for any number of events (a move makes one).
-        rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(events))
+        # One statement for any number of events (a move makes one). The
+        # data goes as the JSON text it was encoded to once for sending
+        # too; SQLite keeps JSON as that text.
+        data = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+        rows = ", ".join([f"(%s, %s, %s, {data}, %s)"] * len(events))
         values = [
             value
             for e in events
-            for value in (
-                room.pk,
-                e["v"],
-                e["kind"],
-                None if e["data"] is None else json_value(e["data"], None),
-                created,
-            )
+            for value in (room.pk, e["v"], e["kind"], e.data_json, created)
         ]
         insert = "INSERT INTO rooms_event (room_id, version, kind, data, created)"
         statements.append((f"{insert} VALUES {rows}", values))

@@ -189,6 +189,14 @@ class Together:
     def _rng(self, purpose: str) -> Rng:
         return Rng("together-bot/1", self.seed, self.turn_no, purpose)
 
+    @property
+    def turn_index(self) -> int:
+        """The index of the seat whose turn it is, for rules that run only
+        while someone has the turn."""
+        if self.turn is None:
+            raise ValueError("nobody has the turn")
+        return self.turn
+
     def with_seat(self, index: int, seat: Seat) -> "Together":
         seats = self.seats[:index] + (seat,) + self.seats[index + 1 :]
         return replace(self, seats=seats)
@@ -210,6 +218,15 @@ def _replayed(
         board = Board(layout, faces, standing, free)
         board.take(*pairs[-1])
     return board.standing, board.free
+
+
+def _pair(a: int, b: int) -> Pair:
+    """A pair as the log keeps it: the lower tile first."""
+    return (a, b) if a <= b else (b, a)
+
+
+def _plan(pairs: Iterable[Pair]) -> tuple[Pair, ...]:
+    return tuple(sorted(_pair(*p) for p in pairs))
 
 
 # -- scoring ---------------------------------------------------------------
@@ -270,7 +287,7 @@ def deal(
         dealt_at=now,
         clock=Clock.dealt(now),
         seats=seated,
-        plan=tuple(sorted(tuple(sorted(p)) for p in witness)),
+        plan=_plan(witness),
     )
 
 
@@ -318,9 +335,10 @@ def _pass(state: Together, ms: int) -> Together:
 
 def _missed(state: Together, ms: int) -> Together:
     """The turn passes with nothing taken; it counts 30 s."""
-    seat = state.seats[state.turn]
+    index = state.turn_index
+    seat = state.seats[index]
     seat = replace(seat, turns=seat.turns + 1, turn_ms=seat.turn_ms + TURN_MS)
-    return _pass(state.with_seat(state.turn, seat), ms)
+    return _pass(state.with_seat(index, seat), ms)
 
 
 def _end(state: Together, ms: int) -> Together:
@@ -352,9 +370,9 @@ def _take(state: Together, index: int, pair: Pair, ms: int) -> Together:
         return _end(state, ms)
     if stuck:
         relaid = engine_shuffle(board, f"{state.seed}/relay/{state.relays}")
-        if relaid.faces is None:
+        if relaid.faces is None or relaid.solution is None:
             return _end(state, ms)
-        plan = tuple(sorted(tuple(sorted(p)) for p in relaid.solution))
+        plan = _plan(relaid.solution)
         state = replace(state, faces=relaid.faces, relays=state.relays + 1, plan=plan)
     return _pass(state, ms)
 
@@ -370,11 +388,12 @@ def timeout(state: Together, now: datetime) -> Together:
     """The turn passes with nothing taken once its 30 s are up; the next
     turn begins at that deadline. Unchanged when nothing is due, and on a
     bot's turn: a bot always moves well before its deadline."""
-    if not _running(state) or state.seats[state.turn].bot:
+    if not _running(state) or state.seats[state.turn_index].bot:
         return state
-    if state.game_ms(now) < state.deadline_ms:
+    deadline = state.deadline_ms
+    if deadline is None or state.game_ms(now) < deadline:
         return state
-    return _missed(state, state.deadline_ms)
+    return _missed(state, deadline)
 
 
 def bot_step(state: Together, now: datetime) -> Together:
@@ -385,7 +404,7 @@ def bot_step(state: Together, now: datetime) -> Together:
     at = state.bot_at_ms
     if at is None or state.game_ms(now) < at:
         return state
-    index = state.turn
+    index = state.turn_index
     board = state.board()
     pair = bots.choose(
         board,
@@ -394,7 +413,7 @@ def bot_step(state: Together, now: datetime) -> Together:
         state.plan,
         lambda p: _worth(state, index, board, p),
     )
-    return _take(state, index, tuple(sorted(pair)), at)
+    return _take(state, index, _pair(*pair), at)
 
 
 def _first_drop(state: Together) -> tuple[int, int] | None:
@@ -458,11 +477,9 @@ def _turn_due_ms(state: Together) -> int | None:
 def due_ms(state: Together) -> int | None:
     """Shared clock time of the next thing due: a bot's move, a deadline or
     a dropped connection counting as away."""
-    times = [_turn_due_ms(state)]
     first = _first_drop(state)
-    if first is not None:
-        times.append(first[0])
-    times = [t for t in times if t is not None]
+    due = (_turn_due_ms(state), None if first is None else first[0])
+    times = [t for t in due if t is not None]
     return min(times) if times else None
 
 
@@ -494,6 +511,7 @@ def _acting(state: Together, seat: int, now: datetime) -> int:
         raise Conflict("over", gettext("this game is over"))
     _require_seated(state, seat)
     index = state.find(seat)
+    assert index is not None  # seated, as just checked
     if state.paused:
         raise Conflict("paused", gettext("the game is paused"))
     since = state.clock.running_since
@@ -552,10 +570,15 @@ def connected(state: Together, seat: int, link: str, now: datetime) -> Together:
     return state.with_seat(index, replace(current, link=link))
 
 
-def unlinked(state: Together) -> Together:
-    """The state without its connections' names: what players can see
-    change (a new connection alone is news to nobody)."""
-    return replace(state, seats=tuple(replace(s, link="") for s in state.seats))
+def same_but_links(old: Together, new: Together) -> bool:
+    """Whether only connections' names changed from `old` to `new`: what
+    players see is the same (a new connection alone is news to nobody)."""
+    if len(old.seats) != len(new.seats) or replace(new, seats=old.seats) != old:
+        return False
+    return all(
+        a == b or replace(a, link="") == replace(b, link="")
+        for a, b in zip(old.seats, new.seats, strict=True)
+    )
 
 
 def drop(state: Together, seat: int, now: datetime, link: str = "") -> Together:

@@ -4,11 +4,13 @@ turns that run out and plays the bots, late arrivals watch, and every change
 is an event whose replay gives the full state (without the bots' plan)."""
 
 import json
+from dataclasses import replace
 
 import pytest
+from django.db import connection
 
 from games.errors import ActionError
-from rooms import actions
+from rooms import actions, sql, together_store
 from rooms.models import Event, Room
 from rooms.together import TURN_MS
 from tests.room_helpers import apply_events, fresh_state, person
@@ -270,3 +272,42 @@ class TestEvents:
         ]
         assert "together" in {e["kind"] for e in events}
         assert apply_events(start, events) == fresh_state(room.code)
+
+
+class TestStoredState:
+    def test_a_state_another_writer_left_is_read_as_it_was_written(
+        self, room, ann, bob, clock
+    ):
+        """A process keeps the Together state it last wrote, but a round
+        another process wrote since (here the ORM) is read as that one left
+        it."""
+        room = deal(room, ann, clock)
+        clock.advance(1000)
+        actions.take_pair(room.code, ann, *free_pair(room), 0)
+        rnd = Room.objects.get(pk=room.pk).current_round
+        state = rnd.together_state()
+        assert sql.load_play(rnd.pk).state == state
+        bob_first = state.with_seat(1, replace(state.seats[1], points=99))
+        rnd.set_together(bob_first)
+        rnd.save()
+        assert shared(room)["seats"][1]["points"] == 99
+        assert sql.load_play(rnd.pk).state == bob_first
+
+    def test_the_state_is_stored_as_the_text_it_is_read_back_as(
+        self, room, ann, bob, clock
+    ):
+        """What keeps a move from decoding the state again: jsonb prints
+        the state as together_store.dumps wrote it."""
+        room = deal(room, ann, clock)
+        clock.advance(1000)
+        actions.take_pair(room.code, ann, *free_pair(room), 0)
+        rnd = Room.objects.get(pk=room.pk).current_round
+        if connection.vendor != "postgresql":
+            pytest.skip("SQLite keeps the text as written")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT CAST(together AS TEXT) FROM rooms_round WHERE id = %s",
+                [rnd.pk],
+            )
+            (text,) = cursor.fetchone()
+        assert text == together_store.dumps(rnd.together_state())

@@ -33,9 +33,17 @@ class WebSocket:
 
     @classmethod
     async def connect(
-        cls, host: str, port: int, path: str, headers: dict[str, str] | None = None
+        cls,
+        host: str,
+        port: int,
+        path: str,
+        headers: dict[str, str] | None = None,
+        source: str | None = None,
     ) -> "WebSocket":
-        reader, writer = await asyncio.open_connection(host, port)
+        """A websocket to host:port, from the local address `source` if
+        given (any of 127.0.0.0/8 on loopback)."""
+        local = None if source is None else (source, 0)
+        reader, writer = await asyncio.open_connection(host, port, local_addr=local)
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
             f"GET {path} HTTP/1.1",

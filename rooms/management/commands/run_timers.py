@@ -27,6 +27,7 @@ from django.db import close_old_connections, connections
 
 from config.longlived import freeze_start_up
 from rooms import actions
+from rooms.publish import handed_over
 
 log = logging.getLogger("rooms.timers")
 
@@ -112,3 +113,4 @@ class Command(BaseCommand):
                     for part in range(workers)
                 )
             )
+        await handed_over()  # the last events, before the loop stops
