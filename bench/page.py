@@ -102,8 +102,10 @@ def export_tree(rev: str, into: Path) -> Path:
 def start_server(tree: Path, tmp: Path) -> tuple[subprocess.Popen, str]:
     tmp.mkdir()
     (tmp / "bench_settings.py").write_text(SETTINGS.format(db=str(tmp / "bench.db")))
+    # The throwaway SQLite database and in-memory layers, whatever the shell
+    # exports: the settings switch to PostgreSQL and Redis on these.
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
         "PYTHONPATH": f"{tmp}{os.pathsep}{tree}",
         "DJANGO_SETTINGS_MODULE": "bench_settings",
     }
