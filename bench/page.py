@@ -104,8 +104,10 @@ def start_server(tree: Path, tmp: Path) -> tuple[subprocess.Popen, str]:
     (tmp / "bench_settings.py").write_text(SETTINGS.format(db=str(tmp / "bench.db")))
     # The throwaway SQLite database and in-memory layers, whatever the shell
     # exports: the settings switch to PostgreSQL and Redis on these.
+    production = ("DATABASE_URL", "REDIS_URL")
+    shell = {k: v for k, v in os.environ.items() if k not in production}
     env = {
-        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        **shell,
         "PYTHONPATH": f"{tmp}{os.pathsep}{tree}",
         "DJANGO_SETTINGS_MODULE": "bench_settings",
     }
