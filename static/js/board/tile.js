@@ -8,10 +8,10 @@
 // three.js page). Light is worked out once a vertex, not once a pixel: every
 // side of a block is flat and the lights are a hemisphere and a sun, so
 // that is exact. The body's pixels only pass on their vertex colour; the
-// face's read the atlas once and multiply. Painting the block per pixel (a
-// test of the point's place on the block, a texture read that SwiftShader
-// paid on every pixel of the block, the sRGB decode of the texture and the
-// sRGB encode of every pixel) cost about a third of the frame rate. The
+// face's read the atlas once and multiply. Painted per pixel (Lambert, a
+// test of the point's place on the block, the face's texture read with its
+// sRGB decode, the sRGB encode) the pile ran at about 0.7 of the plain
+// page's frame rate; so, at about 1.1 (docs/performance-log.md). The
 // face is square so that it can be turned a quarter with the view
 // (camera.js) and still fill its place.
 
