@@ -10,8 +10,9 @@
 // that is exact. The body's pixels only pass on their vertex colour; the
 // face's read the atlas once and multiply. Painted per pixel (Lambert, a
 // test of the point's place on the block, the face's texture read with its
-// sRGB decode, the sRGB encode) the pile ran at about 0.7 of the plain
-// page's frame rate; so, at about 1.1 (docs/performance-log.md). The
+// sRGB decode, the sRGB encode) the pile ran at about 0.65 of the plain
+// page's frame rate on the desktop viewport; so, at about 1.2
+// (docs/performance-log.md). The
 // face is square so that it can be turned a quarter with the view
 // (camera.js) and still fill its place.
 
