@@ -102,8 +102,12 @@ def export_tree(rev: str, into: Path) -> Path:
 def start_server(tree: Path, tmp: Path) -> tuple[subprocess.Popen, str]:
     tmp.mkdir()
     (tmp / "bench_settings.py").write_text(SETTINGS.format(db=str(tmp / "bench.db")))
+    # The throwaway SQLite database and in-memory layers, whatever the shell
+    # exports: the settings switch to PostgreSQL and Redis on these.
+    production = ("DATABASE_URL", "REDIS_URL")
+    shell = {k: v for k, v in os.environ.items() if k not in production}
     env = {
-        **os.environ,
+        **shell,
         "PYTHONPATH": f"{tmp}{os.pathsep}{tree}",
         "DJANGO_SETTINGS_MODULE": "bench_settings",
     }

@@ -67,11 +67,19 @@ def open_board(chromium, live_server):
     """Open a board page in a fresh browser context; fail on any script error."""
     opened = []
 
-    def open_board(slug: str = "small", viewport: dict = PHONE, query: str = ""):
+    def open_board(
+        slug: str = "small",
+        viewport: dict = PHONE,
+        query: str = "",
+        touch: bool = False,
+    ):
+        """`touch`: a touch screen on a mobile browser, as a phone is."""
         context = chromium.new_context(
             bypass_csp=True,
             viewport=viewport,
             device_scale_factor=2 if viewport == PHONE else 1,
+            has_touch=touch,
+            is_mobile=touch,
         )
         page = context.new_page()
         errors: list[str] = []

@@ -21,30 +21,9 @@ TOUCH_RADIUS = 14
 
 
 @pytest.fixture
-def open_turtle(chromium, live_server):
+def open_turtle(open_board):
     """The solo Turtle in a fresh context, with touch on the phone."""
-    opened = []
-
-    def open_turtle(viewport: dict):
-        phone = viewport == PHONE
-        context = chromium.new_context(
-            viewport=viewport,
-            device_scale_factor=2 if phone else 1,
-            has_touch=phone,
-            is_mobile=phone,
-        )
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        opened.append((context, errors))
-        page.goto(f"{live_server.url}/play/turtle/")
-        wait_settled(page)
-        return page
-
-    yield open_turtle
-    for context, errors in opened:
-        context.close()
-        assert errors == [], f"script errors on the page: {errors}"
+    return lambda viewport: open_board("turtle", viewport, touch=viewport == PHONE)
 
 
 def free_ids() -> list[int]:

@@ -6,7 +6,8 @@
 // as many boxes: what a frame cost beyond that was the felt (a textured
 // plane over the whole canvas), a transparent shadow quad per tile, a second
 // instanced mesh for the faces, rounded blocks of 216 triangles a tile, and
-// instances drawn back to front (see tile.js and #sortInstances).
+// instances drawn back to front (see tile.js and #sortInstances), and the
+// blocks' lighting and painting done a pixel at a time (tile.js).
 
 import * as THREE from "three";
 
@@ -80,16 +81,16 @@ export class BoardScene {
     this.scene = scene;
     this.camera = new THREE.PerspectiveCamera(30, 1, 0.5, 200);
 
-    scene.add(new THREE.HemisphereLight("#fff6e6", "#29443b", 1.7));
-    const sun = new THREE.DirectionalLight("#fff3dd", 2.1);
-    sun.position.set(-6, 14, 8);
-    scene.add(sun);
+    // The lights are in the tiles' shaders (tile.js), worked out a vertex.
 
     const atlas = drawAtlas();
     this.cells = atlas.cells;
     this.glyphs = atlas.glyphs;
     const faceMap = new THREE.CanvasTexture(atlas.canvas);
-    faceMap.colorSpace = THREE.SRGBColorSpace;
+    // The atlas's sRGB values are read as they are and shaded in sRGB terms
+    // (tile.js): decoding every texel read to linear values is dear on a
+    // software renderer.
+    faceMap.colorSpace = THREE.NoColorSpace;
     // One mipmap level a pixel, not a blend of two: half the texture reads,
     // and the faces are seen at one size most of the time.
     faceMap.minFilter = THREE.LinearMipmapNearestFilter;
