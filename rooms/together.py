@@ -521,11 +521,12 @@ def take_pair(state: Together, seat: int, a: int, b: int, now: datetime) -> Toge
     return _take(state, index, pair, state.game_ms(now))
 
 
-def hint(state: Together, seat: int, now: datetime) -> Hint:
-    """The engine's hint, on your own turn only; it changes nothing."""
+def hint(state: Together, seat: int, now: datetime, solve=engine_hint) -> Hint:
+    """The engine's hint, on your own turn only; it changes nothing.
+    `solve` runs the engine's search (rooms.hints: in another process)."""
     state = run_due(state, now)
     _acting(state, seat, now)
-    return engine_hint(state.board(), clearing=state.plan or None)
+    return solve(state.board(), clearing=state.plan or None)
 
 
 def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:
