@@ -16,7 +16,6 @@ from config.websocket_frames import (  # noqa: E402
     close_broken_frames,
     lighter_handshakes,
 )
-from rooms import hints  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
@@ -33,7 +32,6 @@ application = ProtocolTypeRouter(
 
 close_broken_frames()
 lighter_handshakes()
-hints.start()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

@@ -170,6 +170,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 % {"count": local_digits(SOCKETS_PER_SEAT)}
             )
             return
+        hints.start()  # if not yet: it takes a second, hints run here meanwhile
         self.bucket = TokenBucket(self.RATE, self.BURST)
         self.strikes = 0
         self.version = 0  # the last version this connection has sent

@@ -13,10 +13,9 @@ back by pickle (a few kilobytes); the rules' checks (whose turn, finished)
 stay in daphne, so every error is still raised there, in the player's
 language.
 
-The worker is started with the application (`start`, from config/asgi.py)
-so the first hint does not wait for it, by spawn (a fresh interpreter
-that imports only the engine, not daphne's threads and sockets), and is
-started again if it died.
+The worker is started when a room's first socket opens (`start`), by
+spawn (a fresh interpreter that imports only the engine, not daphne's
+threads and sockets), and again if it died; no hint waits for a start.
 """
 
 import multiprocessing
@@ -33,6 +32,14 @@ Pair = tuple[int, int]
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+# Set once the worker of _pool has answered: until then (a second or so
+# after a start) hints are searched here, as they were before.
+_ready = threading.Event()
+
+
+def _loaded() -> None:
+    """Run in the worker first: unpickling it imports this module and so
+    the engine, before any hint waits for that."""
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -41,6 +48,7 @@ def _executor() -> ProcessPoolExecutor:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            _pool.submit(_loaded).add_done_callback(lambda _: _ready.set())
         return _pool
 
 
@@ -49,22 +57,26 @@ def _forget(pool: ProcessPoolExecutor) -> None:
     with _lock:
         if _pool is pool:
             _pool = None
+            _ready.clear()
     pool.shutdown(wait=False, cancel_futures=True)
 
 
 def start() -> None:
     """Start the worker now, in the background (it takes a second)."""
-    _executor().submit(int)
+    _executor()
 
 
 def solve(board: Board, clearing: Iterable[Pair] | None = None) -> Hint:
     """The engine's hint for `board`, worked out in the hint process; the
-    calling thread waits without holding the interpreter lock. A worker
-    that died (killed, out of memory) is replaced and asked once more."""
+    calling thread waits without holding the interpreter lock. While the
+    worker is starting, and if it died (killed, out of memory; it is
+    started again), the search runs on the calling thread."""
     clearing = None if clearing is None else list(clearing)
     pool = _executor()
-    try:
-        return pool.submit(engine_hint, board, clearing=clearing).result()
-    except BrokenProcessPool:
-        _forget(pool)
-    return _executor().submit(engine_hint, board, clearing=clearing).result()
+    if _ready.is_set():
+        try:
+            return pool.submit(engine_hint, board, clearing=clearing).result()
+        except BrokenProcessPool:
+            _forget(pool)
+            start()
+    return engine_hint(board, clearing=clearing)

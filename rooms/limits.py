@@ -11,7 +11,8 @@ than counting against the player forever. Redis's own clock stamps them,
 so machines whose clocks differ agree. Without Redis (the embedded setup,
 one daphne process) the counts are kept in the process's memory.
 
-Redis out of reach: the socket is let in and counted nowhere (logged). The
+Redis out of reach: the socket is let in, counted in its process only
+(logged). The
 channel layer is on the same Redis, so the room is not working anyway, and
 refusing everyone would only add a second fault to the first.
 """
@@ -132,31 +133,48 @@ CLIENTS = Clients()
 
 
 class RedisSockets:
-    """The sockets open in every process, in Redis (see the module's doc)."""
+    """The sockets open in every process, in Redis (see the module's doc).
+
+    This process's own count comes first: when it alone holds `limit`
+    sockets under a key (those being counted included), Redis would refuse
+    too, so a storm of handshakes is refused here without a round trip."""
 
     def __init__(self) -> None:
         self.process = uuid.uuid4().hex[:12]
         self.serial = itertools.count()
-        self.held: dict[str, str] = {}  # ticket -> key, this process's sockets
+        self.local: Counter = Counter()
+        self.keys: dict[str, str] = {}  # ticket -> key, this process's sockets
+        self.held: set[str] = set()  # the tickets counted in Redis
         self.renewers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     async def take(self, key: str, limit: int) -> str | None:
+        if self.local[key] >= limit:
+            return None
+        self.local[key] += 1
         ticket = f"{self.process}:{next(self.serial)}"
+        self.keys[ticket] = key
         try:
             client = CLIENTS.get()
             taken = await client.eval(TAKE, 1, PREFIX + key, ticket, limit, HOLD_S)
         except (RedisError, OSError) as error:
-            log.warning("socket limit %s not counted: %s", key, error)
+            log.warning("socket limit %s counted here only: %s", key, error)
             return ticket
         if not taken:
+            await self.release(key, ticket)
             return None
-        self.held[ticket] = key
+        self.held.add(ticket)
         self._renew_on_this_loop()
         return ticket
 
     async def release(self, key: str, ticket: str) -> None:
-        if self.held.pop(ticket, None) is None:
-            return  # never counted (Redis was out of reach)
+        if self.keys.pop(ticket, None) is None:
+            return
+        self.local[key] -= 1
+        if self.local[key] <= 0:
+            del self.local[key]
+        if ticket not in self.held:
+            return  # never counted in Redis
+        self.held.discard(ticket)
         try:
             await CLIENTS.get().zrem(PREFIX + key, ticket)
         except (RedisError, OSError) as error:
@@ -171,14 +189,12 @@ class RedisSockets:
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(RENEW_S)
-            tickets = list(self.held.items())
+            tickets = [t for t in self.held if t in self.keys]
             if not tickets:
                 continue
-            keys = [PREFIX + key for _, key in tickets]
+            keys = [PREFIX + self.keys[t] for t in tickets]
             try:
-                await CLIENTS.get().eval(
-                    RENEW, len(keys), *keys, HOLD_S, *(t for t, _ in tickets)
-                )
+                await CLIENTS.get().eval(RENEW, len(keys), *keys, HOLD_S, *tickets)
             except (RedisError, OSError) as error:
                 log.warning("socket limits not renewed: %s", error)
 
