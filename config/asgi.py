@@ -12,7 +12,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.longlived import freeze_start_up  # noqa: E402
-from config.websocket_frames import close_broken_frames  # noqa: E402
+from config.websocket_frames import (  # noqa: E402
+    close_broken_frames,
+    lighter_handshakes,
+)
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
@@ -28,6 +31,7 @@ application = ProtocolTypeRouter(
 )
 
 close_broken_frames()
+lighter_handshakes()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

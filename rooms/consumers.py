@@ -26,12 +26,14 @@ from django.utils.translation import gettext
 from config.language import scope_language
 from config.numerals import local_digits
 from games.errors import ActionError
-from rooms import actions, limits
+from rooms import actions, hints
 from rooms.identity import player_for_scope
 from rooms.limits import (
     HINT_RATE,
+    LIMITS,
     SOCKETS_PER_SEAT,
     TokenBucket,
+    seat_key,
 )
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
@@ -61,8 +63,9 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
     return None if seat is None else (player, seat)
 
 
-# Hints search (the engine's solver) and may take a while: they get threads
-# of their own so moves never wait behind them.
+# Hints read the room and then wait for the engine's search in the hint
+# process (rooms.hints): they get threads of their own so moves never wait
+# behind them.
 HINT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="room-hint")
 
 
@@ -108,8 +111,12 @@ def _catch_up(code: str, since: int | None) -> dict:
     return {"type": "state", **full_state(room, members, rnd, state)}
 
 
+# Players of this process whose hint is being worked out.
+HINTING: set[int] = set()
+
+
 def _hint(code: str, player) -> dict:
-    found = actions.use_hint(code, player)
+    found = actions.use_hint(code, player, hints.solve)
     return {
         "type": "hint",
         "pair": list(found.pair) if found.pair else None,
@@ -144,7 +151,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
     closing = False  # set once this consumer closed or saw the socket go
-    counted: tuple = ()  # this socket's keys in limits.SOCKETS
+    counted: tuple = ()  # this socket's (key, ticket) in limits.LIMITS
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -156,12 +163,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_MEMBER)
             return
         self.player, self.seat = found
-        if not self._count(("seat", self.code, self.player.pk), SOCKETS_PER_SEAT):
+        if not await self._count(seat_key(self.code, self.player.pk), SOCKETS_PER_SEAT):
             await self._refuse_too_many(
                 gettext("you have %(count)s connections to this room already")
                 % {"count": local_digits(SOCKETS_PER_SEAT)}
             )
             return
+        hints.start()  # if not yet: it takes a second, hints run here meanwhile
         self.bucket = TokenBucket(self.RATE, self.BURST)
         self.strikes = 0
         self.version = 0  # the last version this connection has sent
@@ -196,10 +204,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.closing = True
         await super().close(code, reason)
 
-    def _count(self, key: tuple, limit: int) -> bool:
-        if not limits.SOCKETS.take(key, limit):
+    async def _count(self, key: str, limit: int) -> bool:
+        ticket = await LIMITS.take(key, limit)
+        if ticket is None:
             return False
-        self.counted = (*self.counted, key)
+        self.counted = (*self.counted, (key, ticket))
         return True
 
     async def _refuse_too_many(self, reason: str) -> None:
@@ -210,8 +219,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closing = True
-        for key in self.counted:
-            limits.SOCKETS.release(key)
+        for key, ticket in self.counted:
+            await LIMITS.release(key, ticket)
+        self.counted = ()
         if not hasattr(self, "bucket"):
             return  # refused at connect: it joined nothing
         if self.watcher is not None:
@@ -304,18 +314,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             await self._send_catch_up(fields["since"], ref)
         elif kind == "hint":
-            if not limits.HINTS.allow(self.player.pk):
-                every = f"{1 / HINT_RATE:g}"
-                message = gettext(
-                    "one hint every %(every)s seconds at most; try again soon"
-                ) % {"every": local_digits(every)}
-                await self._error(ref, "rate_limited", message)
-                return
-            hint = database_sync_to_async(
-                _hint, thread_sensitive=False, executor=HINT_THREADS
-            )
-            reply = await hint(self.code, self.player)
-            await self.send_json({**reply, "ref": ref})
+            await self._hint(ref)
         elif kind == "safety":
             safety = in_thread(actions.back_to_safety)
             room, found = await safety(self.code, self.player, **fields)
@@ -338,6 +337,32 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "ack", "ref": ref, "v": room.version})
             if kind == "leave":
                 await self.close(code=CLOSE_LEFT)
+
+    async def _hint(self, ref) -> None:
+        """A hint, one at a time per player: a hint asked while the
+        player's last one is still being searched is refused at once
+        rather than queued, so nobody can line up the hint process."""
+        player = self.player.pk
+        if player in HINTING:
+            message = gettext("your last hint is still being worked out")
+            await self._error(ref, "rate_limited", message)
+            return
+        if not await LIMITS.allow_hint(player):
+            every = f"{1 / HINT_RATE:g}"
+            message = gettext(
+                "one hint every %(every)s seconds at most; try again soon"
+            ) % {"every": local_digits(every)}
+            await self._error(ref, "rate_limited", message)
+            return
+        HINTING.add(player)
+        try:
+            hint = database_sync_to_async(
+                _hint, thread_sensitive=False, executor=HINT_THREADS
+            )
+            reply = await hint(self.code, self.player)
+        finally:
+            HINTING.discard(player)
+        await self.send_json({**reply, "ref": ref})
 
     async def _send_catch_up(self, since: int | None, ref=None) -> None:
         reply = await in_thread(_catch_up)(self.code, since)

@@ -6,7 +6,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Player
 from config.numerals import local_digits
-from games.engine.hint import Hint
+from games.engine.hint import Hint, HintSearch
+from games.engine.hint import hint as engine_hint
 from games.engine.safety import Safety
 from games.errors import ActionError, Conflict, Refused
 from rooms import clock, race, sql, together
@@ -169,12 +170,13 @@ def _presence(code: str, player: Player, change) -> Room | None:
         return None
 
 
-def use_hint(code: str, player: Player) -> Hint:
+def use_hint(code: str, player: Player, solve: HintSearch = engine_hint) -> Hint:
     """The hint for the player's own board. It changes nothing, so it takes
-    no lock: the engine's search runs without holding up the room."""
+    no lock: the engine's search (`solve`; the sockets pass
+    rooms.hints.solve, another process) runs without holding up the room."""
     _, state, seat = _unlocked_round(code, player)
     rules = together if isinstance(state, together.Together) else race
-    return rules.hint(state, seat, clock.current_time())
+    return rules.hint(state, seat, clock.current_time(), solve)
 
 
 def _unlocked_round(code: str, player: Player) -> tuple[Room, State, int]:

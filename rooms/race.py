@@ -27,7 +27,7 @@ from django.utils.translation import gettext, ngettext
 
 from config.numerals import local_digits
 from games.engine.board import Board, MoveError
-from games.engine.hint import Hint, still_to_take
+from games.engine.hint import Hint, HintSearch, still_to_take
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
@@ -370,15 +370,16 @@ def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
     return race.with_racer(replace(racer, steps=racer.steps[:-1], faces=faces))
 
 
-def hint(race: Race, seat: int, now: datetime) -> Hint:
-    """The engine's hint for the racer's board; free, and changes nothing."""
+def hint(race: Race, seat: int, now: datetime, solve: HintSearch = engine_hint) -> Hint:
+    """The engine's hint for the racer's board; free, and changes nothing.
+    `solve` runs the engine's search (rooms.hints: in another process)."""
     race = settle(race, now)
     racer = _acting(race, seat, now)
     clearing = None
     pairs = [pair for _, pair, _ in racer.steps if pair is not None]
     if len(pairs) == len(racer.steps):  # no shuffle
         clearing = still_to_take(race.witness, pairs)
-    return engine_hint(racer.board(race.layout), clearing=clearing)
+    return solve(racer.board(race.layout), clearing=clearing)
 
 
 def safety(race: Race, seat: int, now: datetime) -> Safety:

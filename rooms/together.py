@@ -59,7 +59,7 @@ from django.utils.translation import gettext
 
 from games.engine.board import Board, MoveError
 from games.engine.faces import SUIT_FACES, group_of
-from games.engine.hint import Hint
+from games.engine.hint import Hint, HintSearch
 from games.engine.hint import hint as engine_hint
 from games.engine.layout import Layout
 from games.engine.rng import Rng
@@ -539,11 +539,14 @@ def take_pair(state: Together, seat: int, a: int, b: int, now: datetime) -> Toge
     return _take(state, index, pair, state.game_ms(now))
 
 
-def hint(state: Together, seat: int, now: datetime) -> Hint:
-    """The engine's hint, on your own turn only; it changes nothing."""
+def hint(
+    state: Together, seat: int, now: datetime, solve: HintSearch = engine_hint
+) -> Hint:
+    """The engine's hint, on your own turn only; it changes nothing.
+    `solve` runs the engine's search (rooms.hints: in another process)."""
     state = run_due(state, now)
     _acting(state, seat, now)
-    return engine_hint(state.board(), clearing=state.plan or None)
+    return solve(state.board(), clearing=state.plan or None)
 
 
 def set_away(state: Together, seat: int, away: bool, now: datetime) -> Together:

@@ -47,10 +47,10 @@ def fresh_throttles():
 
 
 @pytest.fixture(autouse=True)
-def fresh_socket_limits(monkeypatch):
-    """Sockets a test left open count for no later test (rooms.limits)."""
-    monkeypatch.setattr(limits, "SOCKETS", limits.SocketCounts())
-    monkeypatch.setattr(limits, "HINTS", limits.HintBuckets())
+def fresh_socket_limits():
+    """Sockets a test left open count for no later test (rooms.limits; in
+    Redis, fresh_throttles' cache.clear() empties the database too)."""
+    limits.LIMITS.reset()
 
 
 def pytest_sessionstart(session) -> None:

@@ -109,6 +109,15 @@ def clears(board: Board, pairs: Iterable[Pair]) -> bool:
     return clearing_order(board, pairs) is not None
 
 
+class HintSearch(Protocol):
+    """What computes a hint: `hint` itself, or a stand-in that runs it
+    elsewhere (rooms.hints sends it to a worker process)."""
+
+    def __call__(
+        self, board: Board, *, clearing: Iterable[Pair] | None = None
+    ) -> Hint: ...
+
+
 def hint(
     board: Board,
     budget: int = HINT_NODE_BUDGET,

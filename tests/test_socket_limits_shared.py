@@ -1,0 +1,117 @@
+"""Socket and hint limits shared by every daphne process through Redis
+(rooms/limits.py), and the hint search in a process of its own
+(rooms/hints.py)."""
+
+import asyncio
+import os
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from games.engine.hint import hint as engine_hint
+from rooms import hints, limits
+from tests.room_helpers import guest_cookie_value
+from tests.services import Daphne, needs_services, server_env
+from tests.wsclient import Closed, WebSocket
+
+
+def needs_redis() -> None:
+    if not settings.REDIS_URL:
+        if os.environ.get("CI") == "true":
+            pytest.fail("REDIS_URL is not set; CI must provide it")
+        pytest.skip("needs REDIS_URL")
+
+
+async def open_seat(port: int, code: str, cookie: str) -> WebSocket:
+    return await WebSocket.connect(
+        "127.0.0.1",
+        port,
+        f"/ws/rooms/{code}/",
+        {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"tiles_player={cookie}"},
+    )
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_sockets_are_counted_across_daphne_processes():
+    needs_services("two daphne processes")
+    from tests.test_two_daphne import seated_room
+
+    room, ann, _ = await sync_to_async(seated_room)()
+    cookie = await sync_to_async(guest_cookie_value)(ann)
+    env = server_env()
+    one, two = Daphne(env, "daphne one"), Daphne(env, "daphne two")
+    try:
+        one.wait_ready()
+        two.wait_ready()
+        held = []
+        for _ in range(limits.SOCKETS_PER_SEAT):
+            ws = await open_seat(one.port, room.code, cookie)
+            assert (await ws.recv_json())["type"] == "hello"
+            held.append(ws)
+        # The fifth, on the other process, is one too many all the same.
+        extra = await open_seat(two.port, room.code, cookie)
+        refusal = await extra.recv_json()
+        assert (refusal["type"], refusal["code"]) == ("error", "too_many_connections")
+        with pytest.raises(Closed) as closed:
+            await extra.recv_json()
+        assert closed.value.code == 4409
+        # One closes on the first process: the second lets a new one in.
+        await held.pop().close()
+        await asyncio.sleep(0.5)
+        again = await open_seat(two.port, room.code, cookie)
+        assert (await again.recv_json())["type"] == "hello"
+        for ws in [*held, again]:
+            await ws.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_dead_process_sockets_stop_counting(monkeypatch):
+    """A process renews the entries of the sockets it holds; once it is
+    gone (no renewals), they lapse and the player gets in elsewhere."""
+    needs_redis()
+    monkeypatch.setattr(limits, "HOLD_S", 2)
+    monkeypatch.setattr(limits, "RENEW_S", 0.5)
+    dying, other = limits.RedisSockets(), limits.RedisSockets()
+    key = "seat:TESTS:1"
+    await limits.CLIENTS.get().delete(limits.PREFIX + key)
+    for _ in range(2):
+        assert await dying.take(key, 2) is not None
+    assert await other.take(key, 2) is None
+    await asyncio.sleep(3)  # past HOLD_S: renewed, so still counted
+    assert await other.take(key, 2) is None
+    for task in dying.renewers.values():
+        task.cancel()  # the process dies without closing its sockets
+    await asyncio.sleep(3)
+    assert await other.take(key, 2) is not None
+
+
+async def test_hint_buckets_are_shared_by_processes():
+    needs_redis()
+    player = 987_654_321
+    await limits.CLIENTS.get().delete(f"{limits.PREFIX}hints:{player}")
+    one, two = limits.RedisHints(), limits.RedisHints()
+    answers = [await (one, two)[k % 2].allow(player) for k in range(4)]
+    assert answers == [True] * limits.HINT_BURST + [False]
+
+
+def test_the_hint_process_answers_as_the_engine_and_survives_a_kill():
+    from games.engine.board import Board
+    from games.engine.catalogue import builtin_layouts
+    from games.engine.deal import generate_deal
+
+    layout = builtin_layouts()["turtle"]
+    board = Board(layout, tuple(generate_deal(layout, 7).faces))
+    pool = hints._executor()
+    assert hints._ready.wait(30)
+    assert hints.solve(board) == engine_hint(board)
+    (worker,) = pool._processes.values()
+    worker.kill()  # answered here meanwhile, and a new worker started
+    worker.join()
+    assert hints.solve(board) == engine_hint(board)
+    assert hints._ready.wait(30)
+    assert hints._executor() is not pool
+    assert hints.solve(board) == engine_hint(board)
