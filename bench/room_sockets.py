@@ -47,15 +47,6 @@ from tests.services import Daphne, server_env  # noqa: E402
 from tests.wsclient import Closed, WebSocket  # noqa: E402
 
 
-async def open_socket(port: int, code: str, cookie: str) -> WebSocket:
-    return await WebSocket.connect(
-        "127.0.0.1",
-        port,
-        f"/ws/rooms/{code}/",
-        {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"tiles_player={cookie}"},
-    )
-
-
 class Racer:
     """Takes its first pair and puts it back, again and again, timing acks."""
 
@@ -100,7 +91,7 @@ async def loud_member(
 ):
     """Cy: as many sockets as asked for, then hints from every one kept."""
     opened = await asyncio.gather(
-        *(open_socket(port, code, cookie) for _ in range(sockets)),
+        *(WebSocket.room(port, code, cookie) for _ in range(sockets)),
         return_exceptions=True,
     )
     kept = []
@@ -169,7 +160,7 @@ async def run(args) -> None:
     try:
         await asyncio.get_running_loop().run_in_executor(None, server.wait_ready)
         racers = [
-            Racer(await open_socket(server.port, room.code, c), pair)
+            Racer(await WebSocket.room(server.port, room.code, c), pair)
             for c in cookies[:2]
         ]
         for racer in racers:  # hello and the state

@@ -137,15 +137,8 @@ class ScriptedRacer:
         self.source = f"127.0.{1 + n // 250}.{2 + n % 250}"
 
     async def connect(self, cookie: str) -> None:
-        self.ws = await WebSocket.connect(
-            "127.0.0.1",
-            self.server.port,
-            f"/ws/rooms/{self.code}/",
-            {
-                "Origin": f"http://127.0.0.1:{self.server.port}",
-                "Cookie": f"tiles_player={cookie}",
-            },
-            source=self.source,
+        self.ws = await WebSocket.room(
+            self.server.port, self.code, cookie, source=self.source
         )
         self.listener = asyncio.create_task(self.listen())
 

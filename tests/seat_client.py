@@ -26,14 +26,8 @@ class Seat:
     async def connect(self, port: int, host: str = "127.0.0.1") -> None:
         """Open a socket, asking for what happened since the state it has."""
         since = "" if self.state is None else f"?since={self.state['version']}"
-        self.ws = await WebSocket.connect(
-            host,
-            port,
-            f"/ws/rooms/{self.code}/{since}",
-            {
-                "Origin": f"http://{host}:{port}",
-                "Cookie": f"tiles_player={self.cookie}",
-            },
+        self.ws = await WebSocket.room(
+            port, self.code, self.cookie, host=host, query=since
         )
         self.task = asyncio.create_task(self._listen())
 

@@ -23,15 +23,6 @@ def needs_redis() -> None:
         pytest.skip("needs REDIS_URL")
 
 
-async def open_seat(port: int, code: str, cookie: str) -> WebSocket:
-    return await WebSocket.connect(
-        "127.0.0.1",
-        port,
-        f"/ws/rooms/{code}/",
-        {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"tiles_player={cookie}"},
-    )
-
-
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 async def test_a_players_sockets_are_counted_across_daphne_processes():
@@ -47,11 +38,11 @@ async def test_a_players_sockets_are_counted_across_daphne_processes():
         two.wait_ready()
         held = []
         for _ in range(limits.SOCKETS_PER_SEAT):
-            ws = await open_seat(one.port, room.code, cookie)
+            ws = await WebSocket.room(one.port, room.code, cookie)
             assert (await ws.recv_json())["type"] == "hello"
             held.append(ws)
         # The fifth, on the other process, is one too many all the same.
-        extra = await open_seat(two.port, room.code, cookie)
+        extra = await WebSocket.room(two.port, room.code, cookie)
         refusal = await extra.recv_json()
         assert (refusal["type"], refusal["code"]) == ("error", "too_many_connections")
         with pytest.raises(Closed) as closed:
@@ -60,7 +51,7 @@ async def test_a_players_sockets_are_counted_across_daphne_processes():
         # One closes on the first process: the second lets a new one in.
         await held.pop().close()
         await asyncio.sleep(0.5)
-        again = await open_seat(two.port, room.code, cookie)
+        again = await WebSocket.room(two.port, room.code, cookie)
         assert (await again.recv_json())["type"] == "hello"
         for ws in [*held, again]:
             await ws.close()

@@ -49,15 +49,7 @@ def daphne():
 
 
 async def _close_code(server: Daphne, code: str, cookie: str, frame: bytes) -> int:
-    ws = await WebSocket.connect(
-        "127.0.0.1",
-        server.port,
-        f"/ws/rooms/{code}/",
-        {
-            "Origin": f"http://127.0.0.1:{server.port}",
-            "Cookie": f"tiles_player={cookie}",
-        },
-    )
+    ws = await WebSocket.room(server.port, code, cookie)
     try:
         for _ in range(2):  # hello and the room's state
             await ws.recv_json()

@@ -32,6 +32,27 @@ class WebSocket:
         self.reader, self.writer = reader, writer
 
     @classmethod
+    async def room(
+        cls,
+        port: int,
+        code: str,
+        cookie: str,
+        *,
+        host: str = "127.0.0.1",
+        query: str = "",
+        source: str | None = None,
+    ) -> "WebSocket":
+        """A room's socket, as a page served from host:port opens it:
+        same-site Origin, the guest or player cookie."""
+        return await cls.connect(
+            host,
+            port,
+            f"/ws/rooms/{code}/{query}",
+            {"Origin": f"http://{host}:{port}", "Cookie": f"tiles_player={cookie}"},
+            source,
+        )
+
+    @classmethod
     async def connect(
         cls,
         host: str,
