@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import os
+import threading
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -81,7 +82,19 @@ async def _group_send(code: str, message: dict[str, Any], what: str) -> None:
 def _hand_over(code: str, message: dict[str, Any], what: str) -> None:
     loop = _loop()
     if loop is None:
-        async_to_sync(_group_send)(code, message, what)
+        send = async_to_sync(_group_send)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            send(code, message, what)
+            return
+        # This thread runs a loop of its own that is not asgiref's (a test
+        # driving a browser through Playwright's sync API): async_to_sync
+        # refuses to run inside it, so the send gets a thread of its own,
+        # still sent before the call returns.
+        worker = threading.Thread(target=send, args=(code, message, what))
+        worker.start()
+        worker.join()
         return
 
     def start() -> None:
