@@ -46,7 +46,7 @@ def test_a_stuck_racer_goes_back_to_safety(
     assert ann.locator("#safety").is_visible()
     assert ann.get_attribute("#safety", "aria-label") == "Back to safety"
     assert "(K)" in ann.get_attribute("#safety", "title")
-    ann.screenshot(path=artifacts / f"room-race-stuck-{screen}.png")
+    ann.screenshot(path=artifacts / f"room-race-safety-stuck-{screen}.png")
 
     ann.click("#stuck-safety")
     wait_for(ann, f"document.querySelector('#board').dataset.moves !== '{taken}'")
