@@ -37,6 +37,11 @@ SOCKETS_PER_SEAT = 4
 SOCKETS_PER_ADDRESS = 32
 # Hints search the whole pile: one every two seconds, a few in a row.
 HINT_RATE, HINT_BURST = 0.5, 3
+# Handshakes one device (the same cookies from the same address) may open to
+# one room socket path in a row: its sockets, a reload, and one more to be
+# told why it is refused (4409); then one every two seconds. More is a storm,
+# answered 429 by the door (config.handshake_refusal) before any work.
+HANDSHAKE_RATE, HANDSHAKE_BURST = 0.5, SOCKETS_PER_SEAT + 2
 
 # How long a socket's entry in Redis lasts unless renewed, and how often its
 # process renews the entries of the sockets it holds.
@@ -64,6 +69,30 @@ class TokenBucket:
         return True
 
 
+class HandshakeBuckets:
+    """A TokenBucket per device and socket path, in this process: a check
+    that must not wait (no Redis), for a storm that comes to one process."""
+
+    # Past this many devices the table starts afresh: at worst a device gets
+    # a full bucket early.
+    MAX_KEYS = 10_000
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple, TokenBucket] = {}
+
+    def allow(self, key: tuple) -> bool:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.MAX_KEYS:
+                self.buckets.clear()
+            bucket = TokenBucket(HANDSHAKE_RATE, HANDSHAKE_BURST)
+            self.buckets[key] = bucket
+        return bucket.allow()
+
+
+HANDSHAKES = HandshakeBuckets()
+
+
 class MemorySockets:
     """The sockets open in this process, by address and by seat."""
 
@@ -77,6 +106,9 @@ class MemorySockets:
             return None
         self.counts[key] += 1
         return key
+
+    def held_here(self, key: str) -> int:
+        return self.counts[key]
 
     async def release(self, key: str, ticket: str) -> None:
         self.counts[key] -= 1
@@ -165,6 +197,9 @@ class RedisSockets:
         self.held.add(ticket)
         self._renew_on_this_loop()
         return ticket
+
+    def held_here(self, key: str) -> int:
+        return self.local[key]
 
     async def release(self, key: str, ticket: str) -> None:
         if self.keys.pop(ticket, None) is None:
@@ -270,6 +305,12 @@ class Shared:
     async def release(self, key: str, ticket: str) -> None:
         assert self.sockets is not None
         await self.sockets.release(key, ticket)
+
+    def full_here(self, key: str, limit: int) -> bool:
+        """Whether this process alone holds `limit` sockets under `key`, so
+        that take() would refuse: a caller that cannot wait (daphne's HTTP
+        layer) refuses on this, with no Redis round trip."""
+        return self.sockets is not None and self.sockets.held_here(key) >= limit
 
     async def allow_hint(self, player_id: int) -> bool:
         if self.hints is None:
