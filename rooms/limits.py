@@ -68,6 +68,10 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def give_back(self) -> None:
+        """Undo the last allow(): what it was for did not happen."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
 
 class HandshakeBuckets:
     """A TokenBucket per device and socket path, in this process: a check
@@ -249,6 +253,11 @@ class MemoryHints:
             bucket = self.buckets[player_id] = TokenBucket(HINT_RATE, HINT_BURST)
         return bucket.allow()
 
+    def give_back(self, player_id: int) -> None:
+        bucket = self.buckets.get(player_id)
+        if bucket is not None:
+            bucket.give_back()
+
 
 # The same bucket as TokenBucket, kept as the time its next hint is free
 # (GCRA): a hint is allowed while that time is at most burst - 1 intervals
@@ -265,17 +274,30 @@ return 1
 
 
 class RedisHints:
-    """Hint buckets in Redis: a player's sockets on every process share one."""
+    """Hint buckets in Redis: a player's sockets on every process share one.
+
+    This process's own bucket comes first: the one in Redis has counted at
+    least the hints allowed here, so when this one is empty that one is too,
+    and a flood of hints is refused with no round trip."""
+
+    def __init__(self) -> None:
+        self.local = MemoryHints()
 
     async def allow(self, player_id: int) -> bool:
+        if not await self.local.allow(player_id):
+            return False
         interval_ms = round(1000 / HINT_RATE)
         key = f"{PREFIX}hints:{player_id}"
         try:
             client = CLIENTS.get()
-            return bool(await client.eval(HINT, 1, key, interval_ms, HINT_BURST))
+            allowed = bool(await client.eval(HINT, 1, key, interval_ms, HINT_BURST))
         except (RedisError, OSError) as error:
             log.warning("hint limit not counted: %s", error)
             return True
+        if not allowed:
+            # Not a hint after all: this process's bucket counts only those.
+            self.local.give_back(player_id)
+        return allowed
 
 
 class Shared:
