@@ -11,6 +11,7 @@ django_http = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.handshake_refusal import refuse_storms_at_the_door  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
 from config.websocket_frames import (  # noqa: E402
     close_broken_frames,
@@ -32,6 +33,7 @@ application = ProtocolTypeRouter(
 
 close_broken_frames()
 lighter_handshakes()
+refuse_storms_at_the_door()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

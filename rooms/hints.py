@@ -19,6 +19,7 @@ threads and sockets), and again if it died; no hint waits for a start.
 """
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +33,10 @@ Pair = tuple[int, int]
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+# The worker's niceness: when the machine is busy, the kernel gives daphne
+# (every socket's moves and acks) the CPU first; a hint can wait a little,
+# so a member asking for them as fast as allowed slows hints, not moves.
+WORKER_NICENESS = 10
 # Set once the worker of _pool has answered: until then (a second or so
 # after a start) hints are searched here, as they were before.
 _ready = threading.Event()
@@ -47,7 +52,12 @@ def _executor() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=os.nice,
+                initargs=(WORKER_NICENESS,),
+            )
             _pool.submit(_loaded).add_done_callback(lambda _: _ready.set())
         return _pool
 

@@ -37,6 +37,11 @@ SOCKETS_PER_SEAT = 4
 SOCKETS_PER_ADDRESS = 32
 # Hints search the whole pile: one every two seconds, a few in a row.
 HINT_RATE, HINT_BURST = 0.5, 3
+# Handshakes one device (the same cookies from the same address) may open to
+# one room socket path in a row: its sockets, a reload, and one more to be
+# told why it is refused (4409); then one every two seconds. More is a storm,
+# answered 429 by the door (config.handshake_refusal) before any work.
+HANDSHAKE_RATE, HANDSHAKE_BURST = 0.5, SOCKETS_PER_SEAT + 2
 
 # How long a socket's entry in Redis lasts unless renewed, and how often its
 # process renews the entries of the sockets it holds.
@@ -63,6 +68,34 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def give_back(self) -> None:
+        """Undo the last allow(): what it was for did not happen."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
+
+class HandshakeBuckets:
+    """A TokenBucket per device and socket path, in this process: a check
+    that must not wait (no Redis), for a storm that comes to one process."""
+
+    # Past this many devices the table starts afresh: at worst a device gets
+    # a full bucket early.
+    MAX_KEYS = 10_000
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple, TokenBucket] = {}
+
+    def allow(self, key: tuple) -> bool:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.MAX_KEYS:
+                self.buckets.clear()
+            bucket = TokenBucket(HANDSHAKE_RATE, HANDSHAKE_BURST)
+            self.buckets[key] = bucket
+        return bucket.allow()
+
+
+HANDSHAKES = HandshakeBuckets()
+
 
 class MemorySockets:
     """The sockets open in this process, by address and by seat."""
@@ -77,6 +110,9 @@ class MemorySockets:
             return None
         self.counts[key] += 1
         return key
+
+    def held_here(self, key: str) -> int:
+        return self.counts[key]
 
     async def release(self, key: str, ticket: str) -> None:
         self.counts[key] -= 1
@@ -166,6 +202,9 @@ class RedisSockets:
         self._renew_on_this_loop()
         return ticket
 
+    def held_here(self, key: str) -> int:
+        return self.local[key]
+
     async def release(self, key: str, ticket: str) -> None:
         if self.keys.pop(ticket, None) is None:
             return
@@ -214,6 +253,11 @@ class MemoryHints:
             bucket = self.buckets[player_id] = TokenBucket(HINT_RATE, HINT_BURST)
         return bucket.allow()
 
+    def give_back(self, player_id: int) -> None:
+        bucket = self.buckets.get(player_id)
+        if bucket is not None:
+            bucket.give_back()
+
 
 # The same bucket as TokenBucket, kept as the time its next hint is free
 # (GCRA): a hint is allowed while that time is at most burst - 1 intervals
@@ -230,17 +274,30 @@ return 1
 
 
 class RedisHints:
-    """Hint buckets in Redis: a player's sockets on every process share one."""
+    """Hint buckets in Redis: a player's sockets on every process share one.
+
+    This process's own bucket comes first: the one in Redis has counted at
+    least the hints allowed here, so when this one is empty that one is too,
+    and a flood of hints is refused with no round trip."""
+
+    def __init__(self) -> None:
+        self.local = MemoryHints()
 
     async def allow(self, player_id: int) -> bool:
+        if not await self.local.allow(player_id):
+            return False
         interval_ms = round(1000 / HINT_RATE)
         key = f"{PREFIX}hints:{player_id}"
         try:
             client = CLIENTS.get()
-            return bool(await client.eval(HINT, 1, key, interval_ms, HINT_BURST))
+            allowed = bool(await client.eval(HINT, 1, key, interval_ms, HINT_BURST))
         except (RedisError, OSError) as error:
             log.warning("hint limit not counted: %s", error)
             return True
+        if not allowed:
+            # Not a hint after all: this process's bucket counts only those.
+            self.local.give_back(player_id)
+        return allowed
 
 
 class Shared:
@@ -270,6 +327,12 @@ class Shared:
     async def release(self, key: str, ticket: str) -> None:
         assert self.sockets is not None
         await self.sockets.release(key, ticket)
+
+    def full_here(self, key: str, limit: int) -> bool:
+        """Whether this process alone holds `limit` sockets under `key`, so
+        that take() would refuse: a caller that cannot wait (daphne's HTTP
+        layer) refuses on this, with no Redis round trip."""
+        return self.sockets is not None and self.sockets.held_here(key) >= limit
 
     async def allow_hint(self, player_id: int) -> bool:
         if self.hints is None:

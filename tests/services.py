@@ -105,7 +105,7 @@ class Daphne(Process):
     def __init__(self, env: dict[str, str], name: str = "daphne") -> None:
         self.port = free_port()
         args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
-        args += ["-p", str(self.port), "--access-log", os.devnull]
+        args += ["-p", str(self.port), "--verbosity", "0"]
         args += ["config.asgi:application"]
         super().__init__(args, env, f"{name} :{self.port}")
 

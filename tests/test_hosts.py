@@ -140,7 +140,7 @@ def manage(network: Network, host: str, env: dict, *args: str) -> str:
 def web_host(network: Network, host: str, env: dict) -> list[Process]:
     address = network.addresses[host]
     daphne = [sys.executable, "-m", "daphne", "-b", address, "-p", str(PORT)]
-    daphne += ["--access-log", os.devnull, "config.asgi:application"]
+    daphne += ["--verbosity", "0", "config.asgi:application"]
     timers = [sys.executable, "manage.py", "run_timers"]
     return [
         Process([*network.exec(host), *daphne], env, f"daphne on {host}"),

@@ -20,6 +20,10 @@ TEXT, CLOSE, PING, PONG, CONTINUATION = 0x1, 0x8, 0x9, 0xA, 0x0
 class Refused(ConnectionError):
     """The server answered the handshake with something other than 101."""
 
+    def __init__(self, status: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status)
+        self.status, self.headers = status, headers or {}
+
 
 class Closed(ConnectionError):
     def __init__(self, code: int | None) -> None:
@@ -83,7 +87,7 @@ class WebSocket:
             answer[name.strip().lower()] = value.strip()
         if " 101 " not in status:
             writer.close()
-            raise Refused(status.strip())
+            raise Refused(status.strip(), answer)
         expected = base64.b64encode(hashlib.sha1((key + _GUID).encode()).digest())
         if answer.get("sec-websocket-accept") != expected.decode():
             writer.close()
