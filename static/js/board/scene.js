@@ -6,8 +6,9 @@
 // as many boxes: what a frame cost beyond that was the felt (a textured
 // plane over the whole canvas), a transparent shadow quad per tile, a second
 // instanced mesh for the faces, rounded blocks of 216 triangles a tile, and
-// instances drawn back to front (see tile.js and #sortInstances), and the
-// blocks' lighting and painting done a pixel at a time (tile.js).
+// instances drawn back to front (see tile.js and #sortInstances), the
+// blocks' lighting and painting done a pixel at a time, and on the phone
+// the vertices shaded, each triangle its own three (tile.js).
 
 import * as THREE from "three";
 

@@ -37,81 +37,97 @@ const BACK_LOW = new Color("#15372a");
 const BACK_HIGH = new Color("#2f7a5a");
 
 /**
- * The block as triangles whose every shared edge is a whole edge of both
- * (no vertex of one in the middle of another's edge), so no pixel falls
+ * The block as indexed triangles whose every shared edge is a whole edge of
+ * both (no vertex of one in the middle of another's edge), so no pixel falls
  * through a crack between them. Group 0 is the body, group 1 the face.
+ * Each part of one colour is as few triangles as that allows (34 a block),
+ * and its corners are shared: SwiftShader's cost of a phone frame was mostly
+ * vertices shaded, 174 a block drawn as separate triangles, 56 now.
  */
 export function tileGeometry() {
   const h = TILE_H;
   const hb = TILE_H * BACK;
-  // Where the top's parts meet: the rim, the ivory margins, the face.
-  const xs = [-HALF_W, -ART, ART, HALF_W];
-  const zs = [-HALF_D, -(HALF_D - BEVEL), -ART, ART, HALF_D - BEVEL, HALF_D];
   const position = [];
   const normal = [];
   const color = [];
   const uv = [];
-  const vertex = (p, n, c, t = [0, 0]) => {
-    position.push(...p);
+  const body = [];
+  const faceIndex = [];
+  const vertex = ([x, y, z], n, c, t = [0, 0]) => {
+    position.push(x, y, z);
     normal.push(...n);
     color.push(c.r, c.g, c.b);
     uv.push(...t);
+    return position.length / 3 - 1;
+  };
+  // Triangle a, b, c of vertices p, its corners ordered counter-clockwise
+  // seen from where its normal n points (the side three.js draws).
+  const triangle = (into, p, n, a, b, c) => {
+    const at = (i) => position.slice(p[i] * 3, p[i] * 3 + 3);
+    const [pa, pb, pc] = [at(a), at(b), at(c)];
+    const u = pb.map((v, k) => v - pa[k]);
+    const w = pc.map((v, k) => v - pa[k]);
+    const cross = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const facing = cross[0] * n[0] + cross[1] * n[1] + cross[2] * n[2];
+    into.push(...(facing > 0 ? [p[a], p[b], p[c]] : [p[a], p[c], p[b]]));
   };
   const up = [0, 1, 0];
-  let face = null;
-  for (let i = 0; i < 3; i++) {
-    for (let k = 0; k < 5; k++) {
-      const [x0, x1, z0, z1] = [xs[i], xs[i + 1], zs[k], zs[k + 1]];
-      if (i === 1 && k === 2) {
-        face = [x0, x1, z0, z1];
-        continue;
-      }
-      const c = i === 1 && (k === 1 || k === 3) ? IVORY : RIM;
-      for (const [x, z] of [[x0, z1], [x1, z1], [x1, z0], [x0, z1], [x1, z0], [x0, z0]]) vertex([x, h, z], up, c);
-    }
+  const top = (x, z, c, t) => vertex([x, h, z], up, c, t);
+  const IN = HALF_D - BEVEL; // the rim's inner edge along the long sides
+  // The rim, a ring round the top: its outer corners, its inner corners,
+  // and where the face's corners meet its inner edge.
+  const rim = [
+    [-HALF_W, -HALF_D], [HALF_W, -HALF_D], [HALF_W, HALF_D], [-HALF_W, HALF_D], // 0-3 outer
+    [-ART, -IN], [ART, -IN], [ART, IN], [-ART, IN], // 4-7 inner
+    [ART, -ART], [ART, ART], [-ART, -ART], [-ART, ART], // 8-11 the face's corners
+  ].map(([x, z]) => top(x, z, RIM));
+  for (const [a, b, c] of [
+    [0, 1, 5], [0, 5, 4], // the far strip
+    [3, 2, 6], [3, 6, 7], // the near strip
+    [1, 8, 5], [1, 9, 8], [1, 2, 9], [2, 6, 9], // the right strip
+    [0, 10, 4], [0, 11, 10], [0, 3, 11], [3, 7, 11], // the left strip
+  ]) {
+    triangle(body, rim, up, a, b, c);
   }
-  // Each side: its bottom corners a and b (counter-clockwise seen from
-  // outside), its normal, and the points where the top's parts meet its
-  // upper edge, from a to b. Its upper band is a fan to those points.
+  // The ivory margins before and behind the face.
+  const margin = [
+    [-ART, -IN], [ART, -IN], [ART, -ART], [-ART, -ART],
+    [-ART, ART], [ART, ART], [ART, IN], [-ART, IN],
+  ].map(([x, z]) => top(x, z, IVORY));
+  for (const [a, b, c] of [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]) triangle(body, margin, up, a, b, c);
+  // Each side: its bottom corners a and b and its normal; a green back
+  // darkening towards the table, an ivory layer above.
   const sides = [
-    [[-HALF_W, HALF_D], [HALF_W, HALF_D], [0, 0, 1], xs.map((x) => [x, HALF_D])],
-    [[HALF_W, HALF_D], [HALF_W, -HALF_D], [1, 0, 0], [...zs].reverse().map((z) => [HALF_W, z])],
-    [[HALF_W, -HALF_D], [-HALF_W, -HALF_D], [0, 0, -1], [...xs].reverse().map((x) => [x, -HALF_D])],
-    [[-HALF_W, -HALF_D], [-HALF_W, HALF_D], [-1, 0, 0], zs.map((z) => [-HALF_W, z])],
+    [[-HALF_W, HALF_D], [HALF_W, HALF_D], [0, 0, 1]],
+    [[HALF_W, HALF_D], [HALF_W, -HALF_D], [1, 0, 0]],
+    [[HALF_W, -HALF_D], [-HALF_W, -HALF_D], [0, 0, -1]],
+    [[-HALF_W, -HALF_D], [-HALF_W, HALF_D], [-1, 0, 0]],
   ];
-  for (const [[ax, az], [bx, bz], n, edge] of sides) {
-    // The green back, darkening towards the table.
-    for (const [x, y, z] of [[ax, 0, az], [bx, 0, bz], [bx, hb, bz], [ax, 0, az], [bx, hb, bz], [ax, hb, az]]) {
-      vertex([x, y, z], n, y ? BACK_HIGH : BACK_LOW);
+  for (const [[ax, az], [bx, bz], n] of sides) {
+    for (const [y0, c0, y1, c1] of [[0, BACK_LOW, hb, BACK_HIGH], [hb, IVORY, h, IVORY]]) {
+      const band = [
+        vertex([ax, y0, az], n, c0), vertex([bx, y0, bz], n, c0),
+        vertex([bx, y1, bz], n, c1), vertex([ax, y1, az], n, c1),
+      ];
+      triangle(body, band, n, 0, 1, 2);
+      triangle(body, band, n, 0, 2, 3);
     }
-    // The ivory layer above: fans from its lower corners to the points of
-    // its upper edge, the left half from a, the right half from b, and the
-    // triangle between them.
-    const lowA = [ax, hb, az];
-    const lowB = [bx, hb, bz];
-    const half = (edge.length - 1) >> 1;
-    for (let j = 0; j < edge.length - 1; j++) {
-      vertex(j < half ? lowA : lowB, n, IVORY);
-      vertex([edge[j + 1][0], h, edge[j + 1][1]], n, IVORY);
-      vertex([edge[j][0], h, edge[j][1]], n, IVORY);
-    }
-    vertex(lowA, n, IVORY);
-    vertex(lowB, n, IVORY);
-    vertex([edge[half][0], h, edge[half][1]], n, IVORY);
   }
-  const bodyCount = position.length / 3;
   // The face, its texture coordinates 0..1 across (v grows away from the viewer).
-  const [x0, x1, z0, z1] = face;
-  for (const [x, z, t] of [[x0, z1, [0, 0]], [x1, z1, [1, 0]], [x1, z0, [1, 1]], [x0, z1, [0, 0]], [x1, z0, [1, 1]], [x0, z0, [0, 1]]]) {
-    vertex([x, h, z], up, IVORY, t);
-  }
+  const face = [
+    top(-ART, ART, IVORY, [0, 0]), top(ART, ART, IVORY, [1, 0]),
+    top(ART, -ART, IVORY, [1, 1]), top(-ART, -ART, IVORY, [0, 1]),
+  ];
+  triangle(faceIndex, face, up, 0, 1, 2);
+  triangle(faceIndex, face, up, 0, 2, 3);
   const geometry = new BufferGeometry();
   geometry.setAttribute("position", new BufferAttribute(new Float32Array(position), 3));
   geometry.setAttribute("normal", new BufferAttribute(new Float32Array(normal), 3));
   geometry.setAttribute("color", new BufferAttribute(new Float32Array(color), 3));
   geometry.setAttribute("uv", new BufferAttribute(new Float32Array(uv), 2));
-  geometry.addGroup(0, bodyCount, 0);
-  geometry.addGroup(bodyCount, 6, 1);
+  geometry.setIndex([...body, ...faceIndex]);
+  geometry.addGroup(0, body.length, 0);
+  geometry.addGroup(body.length, faceIndex.length, 1);
   return geometry;
 }
 
