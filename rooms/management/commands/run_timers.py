@@ -102,8 +102,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers",
             type=int,
-            default=4,
-            help="threads sharing the rooms, each on its own connection (default 4)",
+            # Two: while one waits for the database the other works, and
+            # each thread's share of the due rooms makes its batches (more
+            # threads, smaller batches: more transactions for the same moves).
+            default=2,
+            help="threads sharing the rooms, each on its own connection (default 2)",
         )
         parser.add_argument(
             "--batch",
