@@ -1,4 +1,5 @@
-"""An older commit and this tree side by side: bench/move_cost.py, in turns.
+"""An older commit and this tree side by side: bench/move_cost.py (or
+bench/rooms.py, `--bench rooms`), in turns.
 
 The machine is shared, so absolute figures drift with its load; a ratio
 of two trees measured in turns, in the same minutes, does not. This
@@ -29,7 +30,28 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("take_pair", "apply_due_timers")
+# Each bench: its script and the figures compared (move_cost.py's CPU
+# medians per call; rooms.py's figures as it prints them).
+BENCHES = {
+    "move_cost": (
+        "bench/move_cost.py",
+        ("take_pair", "apply_due_timers", "timer_look"),
+    ),
+    "rooms": (
+        "bench/rooms.py",
+        (
+            "ack_ms_p50",
+            "ack_ms_p99",
+            "strip_ms_p50",
+            "strip_ms_p99",
+            "pairs_per_s",
+            "bot_moves_per_s",
+            "server_cpu_cores",
+            "timer_cpu_cores",
+            "machine_busy_pct",
+        ),
+    ),
+}
 
 
 def extract(commit: str, folder: Path) -> None:
@@ -45,8 +67,11 @@ def extract(commit: str, folder: Path) -> None:
             files.extractall(folder, filter="data")
 
 
-def run(code: Path, extra: list[str], database: str | None) -> dict:
-    script = [sys.executable, str(ROOT / "bench/move_cost.py"), "--code", str(code)]
+def run(bench: str, code: Path, extra: list[str], database: str | None) -> dict:
+    path, _ = BENCHES[bench]
+    script = [sys.executable, str(ROOT / path), "--code", str(code)]
+    if bench == "rooms":
+        script.append("--json")
     env = {**os.environ, "DATABASE_URL": database} if database else None
     # In the tree measured: Celery's loader puts the working folder first
     # on sys.path, which would mix this tree's apps into an older one.
@@ -54,32 +79,39 @@ def run(code: Path, extra: list[str], database: str | None) -> dict:
         script + extra, capture_output=True, text=True, cwd=code, env=env
     )
     if done.returncode != 0:
-        sys.exit(f"move_cost.py failed on {code}:\n{done.stderr}")
-    return json.loads(done.stdout)
+        sys.exit(f"{path} failed on {code}:\n{done.stderr}")
+    return json.loads(
+        done.stdout.strip().splitlines()[-1] if bench == "rooms" else done.stdout
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bench", default="move_cost", choices=sorted(BENCHES))
     parser.add_argument(
         "--base-database", help="DATABASE_URL for the base (default: the same)"
     )
-    parser.add_argument("extra", nargs="*", help="arguments for move_cost.py")
+    parser.add_argument("extra", nargs="*", help="arguments for the bench")
     args = parser.parse_args()
-    medians = {"base": {k: [] for k in KINDS}, "head": {k: [] for k in KINDS}}
+    kinds = BENCHES[args.bench][1]
+    medians = {"base": {k: [] for k in kinds}, "head": {k: [] for k in kinds}}
     with tempfile.TemporaryDirectory(prefix="bench-base-") as folder:
         extract(args.base, Path(folder))
         trees = {"base": Path(folder), "head": ROOT}
         for n in range(args.runs):
             for name, tree in trees.items():
                 database = args.base_database if name == "base" else None
-                result = run(tree, args.extra, database)
-                for kind in KINDS:
-                    medians[name][kind].append(result[kind].get("median_ms"))
+                result = run(args.bench, tree, args.extra, database)
+                for kind in kinds:
+                    got = result.get(kind)
+                    if isinstance(got, dict):  # move_cost.py: a summary
+                        got = got.get("median_ms")
+                    medians[name][kind].append(got)
                 print(f"run {n + 1} {name}: ", json.dumps(medians[name]), flush=True)
     ratios = {}
-    for kind in KINDS:
+    for kind in kinds:
         base = [m for m in medians["base"][kind] if m is not None]
         head = [m for m in medians["head"][kind] if m is not None]
         if base and head:

@@ -76,7 +76,8 @@ from accounts.models import Player  # noqa: E402
 from games.play import BUILD_DELAY_MS  # noqa: E402
 from rooms import actions, sql  # noqa: E402
 from rooms.consumers import in_thread  # noqa: E402
-from rooms.models import Room  # noqa: E402
+from rooms.management.commands import run_timers  # noqa: E402
+from rooms.models import Event, Room  # noqa: E402
 from tests.room_helpers import solution  # noqa: E402
 
 SEED = "0123456789abcdef"
@@ -91,6 +92,7 @@ class Clock:
     def __init__(self, now: datetime) -> None:
         self.now = now
         self.wake_at: datetime | None = None
+        self.wakes: dict[int, datetime | None] = {}  # every room's, by id
 
     def install(self) -> None:
         # An older tree (bench/compare.py) keeps it in rooms.actions.
@@ -100,7 +102,7 @@ class Clock:
         saved = sql.event_writes
 
         def event_writes(room, *args, **kwargs):
-            self.wake_at = room.wake_at
+            self.wake_at = self.wakes[room.pk] = room.wake_at
             return saved(room, *args, **kwargs)
 
         sql.event_writes = event_writes
@@ -156,12 +158,38 @@ def tick(room_id: int, clock: Clock, count: int) -> list:
     return spent
 
 
+def timer_looks(rooms: list[int], clock: Clock, count: int) -> list:
+    """Looks of the timer over `rooms`, each at the latest of their next
+    wake-ups, so every room has a bot due, as the tree's `run_timers` makes
+    them (a batch of rooms a transaction, or an older tree's room by room);
+    CPU of each divided by the bot moves it made."""
+    batch = getattr(run_timers, "BATCH", 1)
+    spent = []
+    for _ in range(count):
+        wakes = [at for room_id in rooms if (at := clock.wakes.get(room_id))]
+        if not wakes:
+            break
+        clock.now = max(clock.now, *wakes)
+        events = Event.objects.filter(room_id__in=rooms).count()
+        start = time.process_time(), time.perf_counter()
+        due = [room_id for room_id in actions.due_rooms(limit=100) if room_id in rooms]
+        for k in range(0, len(due), batch):
+            if batch > 1:
+                actions.apply_due(due[k : k + batch])
+            else:
+                actions.apply_due_timers(due[k])
+        cpu, wall = _since(start)
+        moves = Event.objects.filter(room_id__in=rooms).count() - events
+        spent.append((cpu / max(1, moves), wall / max(1, moves)))
+    return spent
+
+
 def _since(start: tuple[float, float]) -> tuple[float, float]:
     """Process CPU time and wall-clock time since `start`."""
     return time.process_time() - start[0], time.perf_counter() - start[1]
 
 
-async def measure(args, room, players, pairs, clock, trace) -> dict:
+async def measure(args, room, players, pairs, clock, trace, busy) -> dict:
     timer = ThreadPoolExecutor(1, thread_name_prefix="timer")
     ticks = database_sync_to_async(tick, thread_sensitive=False, executor=timer)
     warm = args.warm_up
@@ -172,10 +200,17 @@ async def measure(args, room, players, pairs, clock, trace) -> dict:
     marks.append(trace.counts())
     spent_ticks = await ticks(room.pk, clock, args.ticks)
     marks.append(trace.counts())
+    looks = database_sync_to_async(timer_looks, thread_sensitive=False, executor=timer)
+    await looks(busy, clock, warm)
+    marks.append(trace.counts())
+    spent_looks = await looks(busy, clock, args.looks)
+    marks.append(trace.counts())
     timer.shutdown()
     return {
         "take_pair": (spent_pairs, marks[1] - marks[0]),
         "apply_due_timers": (spent_ticks, marks[2] - marks[1]),
+        # Per bot move, with --busy rooms due at once.
+        "timer_look": (spent_looks, marks[4] - marks[3]),
     }
 
 
@@ -260,6 +295,13 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--ticks", type=int, default=60)
     parser.add_argument("--warm-up", type=int, default=WARM_UP)
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=16,
+        help="rooms of two bots due at once in each timer look (default 16)",
+    )
+    parser.add_argument("--looks", type=int, default=20, help="timer looks over them")
     parser.add_argument("--mode", default="race", choices=("race", "together"))
     parser.add_argument("--code", help="another checkout of the app to measure")
     parser.add_argument(
@@ -269,6 +311,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     room, players, pairs = seat_room(args.mode)
+    busy = [seat_room("race") for _ in range(args.busy)]
     per_pair = 1 if args.mode == "together" else 2  # players on one pile
     if (args.warm_up + args.pairs + per_pair - 1) // per_pair > len(pairs):
         parser.error(f"a Big pile has {len(pairs)} pairs")
@@ -278,10 +321,15 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="move-cost-") as folder:
             trace = Trace(args.round_trips, Path(folder))
-            spent = asyncio.run(measure(args, room, players, pairs, clock, trace))
+            rooms = [r.pk for r, _, _ in busy]
+            wakes = Room.objects.filter(pk__in=rooms).values_list("pk", "wake_at")
+            clock.wakes.update(wakes)
+            measured = measure(args, room, players, pairs, clock, trace, rooms)
+            spent = asyncio.run(measured)
     finally:
-        Room.objects.filter(pk=room.pk).delete()
-        Player.objects.filter(pk__in=[p.pk for p in players]).delete()
+        seated = [(room, players), *((r, p) for r, p, _ in busy)]
+        Room.objects.filter(pk__in=[r.pk for r, _ in seated]).delete()
+        Player.objects.filter(pk__in=[p.pk for _, ps in seated for p in ps]).delete()
     result = {kind: summary(*got, trace.on) for kind, got in spent.items()}
     print(json.dumps(result, indent=1))
     return 0

@@ -36,7 +36,11 @@ import sys
 import time
 from pathlib import Path
 
+# `--code TREE` runs another checkout's servers and rooms (bench/compare.py
+# runs an older commit this way); it is read before Django starts.
 ROOT = Path(__file__).resolve().parent.parent
+if "--code" in sys.argv:
+    ROOT = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -281,6 +285,7 @@ def main() -> int:
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--code", help="another checkout of the app to run")
     args = parser.parse_args()
     if args.processes > 1 and not os.environ.get("REDIS_URL"):
         parser.error("several daphne processes need REDIS_URL")

@@ -36,7 +36,7 @@ from rooms.seats import (
     remove_member,
     start_game,
 )
-from rooms.timers import apply_due_timers, due_rooms
+from rooms.timers import apply_due, apply_due_timers, due_rooms
 
 __all__ = [
     "MAX_BOTS",
@@ -46,6 +46,7 @@ __all__ = [
     "PAUSES_PER_DEAL",
     "PILES",
     "add_bot",
+    "apply_due",
     "apply_due_timers",
     "back_to_safety",
     "create_room",

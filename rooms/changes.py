@@ -181,10 +181,24 @@ def finish(
 ) -> list[Message]:
     """End a change to the round in play with its new state and any other
     `writes`; the events to publish once `move` has ended."""
+    messages, statements = ending(room, play, new, now, *writes)
+    move.finish(statements)
+    return messages
+
+
+def ending(
+    room: Room,
+    play: sql.InPlay,
+    new: State,
+    now: datetime,
+    *writes: move_tx.Statement,
+) -> tuple[list[Message], list[move_tx.Statement]]:
+    """What `finish` ends a change with: the events to publish and the
+    statements that save them, the new state and `writes` (the timer ends
+    several rooms' changes with one COMMIT)."""
     events, saves = changes(room, play.round_id, play.state, new)
     messages = _numbered(room, events)
-    move.finish(sql.event_writes(room, messages, now, [*writes, *saves]))
-    return messages
+    return messages, sql.event_writes(room, messages, now, [*writes, *saves])
 
 
 # A rule applied to the round in play on behalf of a seat, by mode.

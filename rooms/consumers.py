@@ -14,6 +14,7 @@ import logging
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -242,14 +243,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         database only from the worker threads of `in_thread`, where
         database_sync_to_async closes them, so the busiest two messages skip
         the hop. Everything it says to the person is in their page's
-        language."""
-        with translation.override(scope_language(self.scope)):
-            await self._dispatch_frame(message)
-
-    async def _dispatch_frame(self, message: dict) -> None:
+        language; a room's events, already encoded, say nothing in words,
+        so they skip switching to it (every member's socket gets each)."""
         if message["type"] == "room.events":
             await self.room_events(message)
-        elif message["type"] == "websocket.receive":
+            return
+        with translation.override(self.language):
+            await self._dispatch_frame(message)
+
+    @cached_property
+    def language(self) -> str:
+        # Its cookie and headers came with the handshake: the same all along.
+        return scope_language(self.scope)
+
+    async def _dispatch_frame(self, message: dict) -> None:
+        if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
         else:
             await super().dispatch(message)

@@ -80,13 +80,13 @@ class Move:
     to commit (leaving without it rolls back). This one runs inside
     `atomic`, each statement on its own."""
 
-    def read(self, lock: Statement, read: Statement) -> tuple[tuple | None, list]:
-        """Run `lock` (one row, or none) and then `read` (its rows)."""
+    def read(self, lock: Statement, read: Statement) -> tuple[list, list]:
+        """Run `lock` and then `read`: the rows of each."""
         with prepared() as cursor:
             cursor.execute(*lock)
-            row = cursor.fetchone()
+            locked = cursor.fetchall()
             cursor.execute(*read)
-            return row, cursor.fetchall()
+            return locked, cursor.fetchall()
 
     def finish(self, writes: Sequence[Statement]) -> None:
         """Run `writes` and commit (on leaving `move()` here)."""
@@ -102,7 +102,7 @@ class _Pipelined(Move):
         self.outermost = connection.get_autocommit()
         self.open = False  # begun by `read`, not yet ended by `finish`
 
-    def read(self, lock: Statement, read: Statement) -> tuple[tuple | None, list]:
+    def read(self, lock: Statement, read: Statement) -> tuple[list, list]:
         begin = "BEGIN" if self.outermost else f"SAVEPOINT {_SAVEPOINT}"
         conn = connection.connection
         errors = connection.wrap_database_errors  # psycopg's, as Django's
@@ -113,7 +113,7 @@ class _Pipelined(Move):
                 conn.execute(begin)
                 locking.execute(*lock)
                 reading.execute(*read)
-            return locking.fetchone(), reading.fetchall()
+            return locking.fetchall(), reading.fetchall()
 
     def finish(self, writes: Sequence[Statement]) -> None:
         end = "COMMIT" if self.outermost else f"RELEASE SAVEPOINT {_SAVEPOINT}"

@@ -70,38 +70,47 @@ def _loop() -> asyncio.AbstractEventLoop | None:
 _sending: set[asyncio.Task[None]] = set()
 
 
-async def _group_send(code: str, message: dict[str, Any], what: str) -> None:
-    try:
-        await get_channel_layer().group_send(group_name(code), message)
-    except Exception:
-        # What changed is committed: clients catch up on their next sync,
-        # and a seat that left is refused on its socket's next action.
-        log.exception("could not tell room %s %s", code, what)
+# A group message to send: the room's code, the message, and what it says
+# (for the log, should it fail).
+Send = tuple[str, dict[str, Any], str]
 
 
-def _hand_over(code: str, message: dict[str, Any], what: str) -> None:
+async def _group_send(sends: list[Send]) -> None:
+    # One after the other: the channel layer sends one at a time anyway.
+    for code, message, what in sends:
+        try:
+            await get_channel_layer().group_send(group_name(code), message)
+        except Exception:
+            # What changed is committed: clients catch up on their next
+            # sync, and a seat that left is refused on its socket's next
+            # action.
+            log.exception("could not tell room %s %s", code, what)
+
+
+def _hand_over(sends: list[Send]) -> None:
     loop = _loop()
     if loop is None:
         send = async_to_sync(_group_send)
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            send(code, message, what)
+            send(sends)
             return
         # This thread runs a loop of its own that is not asgiref's (a test
         # driving a browser through Playwright's sync API): async_to_sync
         # refuses to run inside it, so the send gets a thread of its own,
         # still sent before the call returns.
-        worker = threading.Thread(target=send, args=(code, message, what))
+        worker = threading.Thread(target=send, args=(sends,))
         worker.start()
         worker.join()
         return
 
     def start() -> None:
-        task = loop.create_task(_group_send(code, message, what))
+        task = loop.create_task(_group_send(sends))
         _sending.add(task)
         task.add_done_callback(_sending.discard)
 
+    # One hand-over for them all: every hand-over wakes the loop.
     loop.call_soon_threadsafe(start)
 
 
@@ -112,26 +121,41 @@ async def handed_over() -> None:
         await asyncio.gather(*_sending, return_exceptions=True)
 
 
-def _send(code: str, events: list[Message]) -> None:
+def _send(rooms: list[tuple[str, list[Message]]]) -> None:
     # Encoded once here rather than once per connection: every member's
     # socket sends the same text.
-    message = {
-        "type": "room.events",
-        "text": events_text(events),
-        "last": events[-1]["v"],
-    }
-    _hand_over(code, message, "of its events")
+    sends = [
+        (
+            code,
+            {
+                "type": "room.events",
+                "text": events_text(events),
+                "last": events[-1]["v"],
+            },
+            "of its events",
+        )
+        for code, events in rooms
+    ]
+    _hand_over(sends)
 
 
 def publish_on_commit(code: str, events: list[Message]) -> None:
     """Send `events` to the room's clients once the transaction commits, so
     nobody hears of a change that was rolled back."""
-    if events:
-        transaction.on_commit(lambda: _send(code, events))
+    publish_rooms_on_commit([(code, events)])
+
+
+def publish_rooms_on_commit(rooms: list[tuple[str, list[Message]]]) -> None:
+    """`publish_on_commit` for several rooms (room code, events) at once,
+    handed to the event loop in one go."""
+    news = [(code, events) for code, events in rooms if events]
+    if news:
+        transaction.on_commit(lambda: _send(news))
 
 
 def _send_unseated(code: str, seat: int) -> None:
-    _hand_over(code, {"type": "room.unseated", "seat": seat}, f"that seat {seat} left")
+    message = {"type": "room.unseated", "seat": seat}
+    _hand_over([(code, message, f"that seat {seat} left")])
 
 
 def unseated_on_commit(code: str, seat: int) -> None:

@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 from typing import NamedTuple, overload
 
 from django.db import connection
@@ -182,34 +184,62 @@ def lock_seat(code: str, player_id: int, move: Move) -> Locked | None:
     return _lock(lock, "r.code = %s", code, move)
 
 
-def lock_due(room_id: int, now: datetime, move: Move) -> Locked | None:
-    """Lock a room whose wake_at has come and read what is in play, unless
-    another transaction holds it (then None, as when nothing is due: that
-    one sees to the room, and a timer never waits on another)."""
+def lock_due(room_ids: Sequence[int], now: datetime, move: Move) -> list[Locked]:
+    """Lock those of `room_ids` whose wake_at has come and read what is in
+    play in each, all in one round trip (the timer's batch), leaving out
+    the rooms another transaction holds (that one sees to them, and a
+    timer never waits on another)."""
+    among, ids = _among(room_ids)
     sql = (
         f"SELECT {_ROOM_COLUMNS}, NULL, NULL, NULL FROM rooms_room r"
         " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
-        " WHERE r.id = %s AND r.wake_at <= %s"
+        f" WHERE {among} AND r.wake_at <= %s ORDER BY r.id"
     )
-    lock = (sql + _for_update(skip_locked=True), [room_id, _when(now)])
-    return _lock(lock, "r.id = %s", room_id, move)
+    lock = (sql + _for_update(skip_locked=True), [*ids, _when(now)])
+    read = f"SELECT r.id, {_ROUND_COLUMNS}, {_RACER_COLUMNS}{_in_play_of(among)}"
+    rows, read_rows = move.read(lock, (read, ids))
+    # The read cannot wait for the lock's answer in the same round trip, so
+    # it reads every room asked for: those the lock skipped are left out.
+    plays = {
+        room_id: [row[1:] for row in group]
+        for room_id, group in groupby(read_rows, key=itemgetter(0))
+    }
+    locked = []
+    for row in rows:
+        room_row = RoomRow._make(row)
+        play = _in_play(plays.get(room_row.id, []))
+        locked.append(Locked(_room(room_row), room_row, play))
+    return locked
+
+
+def _among(room_ids: Sequence[int]) -> tuple[str, list]:
+    """`r.id` among `room_ids`, and its parameters: one array on PostgreSQL,
+    so the statement's text (prepared once) is the same for any count."""
+    if connection.vendor == "postgresql":
+        return "r.id = ANY(%s)", [list(room_ids)]
+    return f"r.id IN ({', '.join(['%s'] * len(room_ids))})", list(room_ids)
+
+
+def _in_play_of(where: str) -> str:
+    """The end of a read of what is in play in the rooms `where` picks: a
+    row a racer (one row with no racer in Together), room by room."""
+    return (
+        " FROM rooms_room r JOIN rooms_round rd ON rd.id = r.current_round_id"
+        " LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
+        f" WHERE {where} ORDER BY r.id, rc.seat"
+    )
 
 
 def _lock(lock: Statement, where: str, key, move: Move) -> Locked | None:
-    """Run a lock and then the read of the round in play in the locked room
+    """Run a lock of one room and then the read of the round in play in it
     (`where` finds the room by `key`: the lock's result cannot be a
     parameter of a statement sent with it)."""
-    read = (
-        f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS} FROM rooms_room r"
-        " JOIN rooms_round rd ON rd.id = r.current_round_id"
-        " LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
-        f" WHERE {where} ORDER BY rc.seat"
-    )
-    row, rows = move.read(lock, (read, [key]))
-    if row is None:
+    read = f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS}{_in_play_of(where)}"
+    rows, read_rows = move.read(lock, (read, [key]))
+    if not rows:
         return None
-    room_row = RoomRow._make(row)
-    return Locked(_room(room_row), room_row, _in_play(rows))
+    room_row = RoomRow._make(rows[0])
+    return Locked(_room(room_row), room_row, _in_play(read_rows))
 
 
 def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:

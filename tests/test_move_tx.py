@@ -23,7 +23,8 @@ def sent(monkeypatch) -> list:
     """What is published, by room code."""
     published = []
     monkeypatch.setattr(
-        "rooms.publish._send", lambda code, events: published.append(events)
+        "rooms.publish._send",
+        lambda rooms: published.extend(events for _, events in rooms),
     )
     return published
 
@@ -222,7 +223,7 @@ def prepared_statements() -> int:
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements"
             " WHERE statement LIKE %s OR statement LIKE %s",
-            ["%FOR UPDATE OF r", "%WHERE r.code = $1 ORDER BY rc.seat"],
+            ["%FOR UPDATE OF r", "%WHERE r.code = $1 ORDER BY r.id, rc.seat"],
         )
         return cursor.fetchone()[0]
 

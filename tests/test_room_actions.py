@@ -371,7 +371,9 @@ class TestEvents:
         self, room, ann, clock, monkeypatch, django_capture_on_commit_callbacks
     ):
         sent = []
-        monkeypatch.setattr("rooms.publish._send", lambda code, ev: sent.append(ev))
+        monkeypatch.setattr(
+            "rooms.publish._send", lambda rooms: sent.extend(ev for _, ev in rooms)
+        )
         with django_capture_on_commit_callbacks(execute=True):
             dealt(room, ann)
         assert [e["kind"] for e in sent[0]] == ["room", "round"]

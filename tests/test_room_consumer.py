@@ -219,7 +219,7 @@ class TestMoves:
         channel_layers.backends = {}
         room, ann, bob, pairs = await racing_room()
         ws = await joined(room, ann)
-        monkeypatch.setattr("rooms.publish._send", lambda code, events: None)
+        monkeypatch.setattr("rooms.publish._send", lambda rooms: None)
         await database_sync_to_async(actions.take_pair)(room.code, bob, *pairs[0], 0)
         seen = await ws.receive_json_from(timeout=3)
         assert seen["type"] == "events"

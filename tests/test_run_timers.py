@@ -7,8 +7,10 @@ import time
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from rooms import actions, race
+from rooms.management.commands import run_timers
 from rooms.models import Event, Room
 from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
 
@@ -144,3 +146,42 @@ def test_a_pair_that_waits_for_the_timer_plays_on_from_the_bots_move(monkeypatch
     after = fresh_state(room.code)
     assert apply_events(before, [e.as_message() for e in events]) == after
     assert [r["matches"] for r in after["round"]["racers"]] == [1, 1]
+
+
+def test_one_look_moves_the_bots_of_every_due_room_in_one_transaction(monkeypatch):
+    """A busy timer's batch: every due room's bot moves, with one COMMIT
+    for them all (a transaction a room cost a bot's move most of its CPU),
+    and each room's event is numbered and stored on its own."""
+    clock = RoomClock(monkeypatch)
+    rooms = [bot_race(clock) for _ in range(4)]
+    clock.now = max(room.wake_at for room in rooms)
+    with CaptureQueriesContext(connection) as queries:
+        assert actions.apply_due([room.pk for room in rooms]) == 4
+    commits = [q for q in queries.captured_queries if "COMMIT" in q["sql"]]
+    assert len(commits) == 1
+    for room in rooms:
+        assert bot_matches(room) == 1
+        kinds = Event.objects.filter(room=room).order_by("version")
+        assert kinds.last().kind == "race"
+
+
+def test_a_room_that_breaks_stops_no_other_room(monkeypatch):
+    """Its batch is rolled back and tried again room by room: the other
+    rooms' bots move on that same look, and their events go out."""
+    clock = RoomClock(monkeypatch)
+    rooms = [bot_race(clock) for _ in range(3)]
+    broken = Room.objects.get(pk=rooms[1].pk).current_round.seed
+    run_due = race.run_due
+
+    def breaking(state, now):
+        if state.seed == broken:
+            raise RuntimeError("a bug in one room")
+        return run_due(state, now)
+
+    monkeypatch.setattr(race, "run_due", breaking)
+    sent = []
+    monkeypatch.setattr("rooms.publish._send", lambda news: sent.extend(news))
+    clock.now = max(room.wake_at for room in rooms)
+    run_timers._apply([room.pk for room in rooms])
+    assert [bot_matches(room) for room in rooms] == [1, 0, 1]
+    assert [code for code, _ in sent] == [rooms[0].code, rooms[2].code]

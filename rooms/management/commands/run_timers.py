@@ -1,11 +1,14 @@
 """The timer process of live rooms: time limits and bots' moves.
 
 Nothing ticks in memory: each room stores when it next needs attention
-(`Room.wake_at`), and this loop applies whatever has come due, room by room,
-each in its own transaction under the room's row lock. Rooms another timer
-process holds are skipped rather than waited for, and a room already handled
-no longer looks due, so any number of these can run side by side
-(scripts/serve.py starts one). Runs until SIGTERM or Ctrl+C.
+(`Room.wake_at`), and this loop applies whatever has come due, up to
+`--batch` rooms in one transaction under their row locks (one lock and
+read, one COMMIT and one hand-over of the events for them all: with many
+rooms due at once, most of a bot's move was the round trips and statements
+of a transaction of its own). Rooms another timer process holds are
+skipped rather than waited for, and a room already handled no longer looks
+due, so any number of these can run side by side (scripts/serve.py starts
+one). Runs until SIGTERM or Ctrl+C.
 
 Within the process, `--workers` threads share the rooms by id, each looking
 for its own due rooms in a loop of its own: no room is handled by two of
@@ -31,10 +34,14 @@ from rooms.publish import handed_over
 
 log = logging.getLogger("rooms.timers")
 
+# Due rooms a transaction at most: each waits for the others of its batch
+# to be worked out before its COMMIT, and a player's move in it waits too.
+BATCH = 16
 
-def _due(part: int, parts: int) -> list[int]:
+
+def _due(part: int, parts: int, batch: int) -> list[int]:
     try:
-        return actions.due_rooms(part=part, parts=parts)
+        return actions.due_rooms(limit=batch, part=part, parts=parts)
     except Exception:
         # The database went away for a moment: try again on the next look.
         log.exception("could not look for due rooms")
@@ -42,27 +49,39 @@ def _due(part: int, parts: int) -> list[int]:
         return []
 
 
-def _apply(room_id: int) -> bool:
+def _apply(room_ids: list[int]) -> None:
     try:
-        return actions.apply_due_timers(room_id)
+        actions.apply_due(room_ids)
     except Exception:
-        # One broken room must not stop the timers of all the others.
-        log.exception("timers of room %s failed", room_id)
+        # One broken room must not stop the timers of all the others: its
+        # batch is rolled back and tried again room by room.
         close_old_connections()
-        return False
+        if len(room_ids) == 1:
+            log.exception("timers of room %s failed", room_ids[0])
+            return
+        for room_id in room_ids:
+            _apply([room_id])
 
 
 def _serve(
-    part: int, parts: int, interval: float, once: bool, stopping: threading.Event
+    part: int,
+    parts: int,
+    interval: float,
+    batch: int,
+    once: bool,
+    stopping: threading.Event,
 ) -> None:
     """One worker thread: apply its share of the due rooms every `interval`
-    until stopped. Everything due by a look is applied in it, so a busy
-    timer handles several rooms a look (a bot's move may come up to one
-    interval after its time, unnoticeable beside its seconds of thought)."""
+    until stopped, up to `batch` rooms a transaction. Everything due by a
+    look is applied in it, so a busy timer handles several batches a look
+    (a bot's move may come up to one interval after its time, unnoticeable
+    beside its seconds of thought)."""
     try:
         while not stopping.is_set():
-            for room_id in _due(part, parts):
-                _apply(room_id)
+            while room_ids := _due(part, parts, batch):
+                _apply(room_ids)
+                if len(room_ids) < batch or stopping.is_set():
+                    break
             if once:
                 return
             stopping.wait(interval)
@@ -83,20 +102,31 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers",
             type=int,
-            default=4,
-            help="threads sharing the rooms, each on its own connection (default 4)",
+            # Two: while one waits for the database the other works, and
+            # each thread's share of the due rooms makes its batches (more
+            # threads, smaller batches: more transactions for the same moves).
+            default=2,
+            help="threads sharing the rooms, each on its own connection (default 2)",
+        )
+        parser.add_argument(
+            "--batch",
+            type=int,
+            default=BATCH,
+            help=f"due rooms applied in one transaction at most (default {BATCH})",
         )
         parser.add_argument(
             "--once", action="store_true", help="apply what is due now and exit"
         )
 
-    def handle(self, *args, interval: float, workers: int, once: bool, **options):
+    def handle(
+        self, *args, interval: float, workers: int, batch: int, once: bool, **options
+    ):
         # As in config/asgi.py: what is loaded now lives as long as the
         # process, so the collector's passes need not walk it.
         freeze_start_up()
-        asyncio.run(self._run(interval, max(1, workers), once))
+        asyncio.run(self._run(interval, max(1, workers), max(1, batch), once))
 
-    async def _run(self, interval: float, workers: int, once: bool) -> None:
+    async def _run(self, interval: float, workers: int, batch: int, once: bool) -> None:
         stopping = threading.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -109,7 +139,7 @@ class Command(BaseCommand):
             )
             await asyncio.gather(
                 *(
-                    serve(part, workers, interval, once, stopping)
+                    serve(part, workers, interval, batch, once, stopping)
                     for part in range(workers)
                 )
             )
