@@ -46,6 +46,8 @@ BENCHES = {
             "strip_ms_p99",
             "pairs_per_s",
             "bot_moves_per_s",
+            "timer_late_ms_p99",
+            "timer_late_ms_max",
             "server_cpu_cores",
             "timer_cpu_cores",
             "machine_busy_pct",

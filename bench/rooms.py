@@ -12,6 +12,8 @@ after a warm-up:
 - messages a second through the servers (frames in and out), and the
   bots' moves a second (events no scripted player sent: is the timer
   keeping up?);
+- how late the timer is: sampled four times a second, how long the most
+  overdue room has waited past its `wake_at` (p99 and max);
 - CPU of the server processes (daphne and the timer), in cores, and of the
   whole machine.
 
@@ -47,6 +49,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django  # noqa: E402
 
 django.setup()
+
+from asgiref.sync import sync_to_async  # noqa: E402
+from django.db.models import Min  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
 from rooms import actions  # noqa: E402
@@ -203,6 +209,23 @@ def seat_rooms(count: int, bots: int, pile: str) -> list[tuple[Room, list]]:
     return rooms
 
 
+def most_overdue_ms(room_ids: list[int]) -> float:
+    """How far behind the timer is now: how long the most overdue of these
+    rooms (a bot's move, a time limit) has waited past its `wake_at`."""
+    now = timezone.now()
+    due = Room.objects.filter(pk__in=room_ids, wake_at__lt=now)
+    oldest = due.aggregate(oldest=Min("wake_at"))["oldest"]
+    return 0.0 if oldest is None else (now - oldest).total_seconds() * 1000
+
+
+async def watch_timer(room_ids: list[int], late_ms: list[float]) -> None:
+    """A sample of how late the timer is, four times a second."""
+    overdue = sync_to_async(most_overdue_ms, thread_sensitive=False)
+    while True:
+        late_ms.append(await overdue(room_ids))
+        await asyncio.sleep(0.25)
+
+
 def clean_up(rooms) -> None:
     players = [p.pk for _, seats in rooms for _, p, _ in seats]
     Room.objects.filter(pk__in=[r.pk for r, _ in rooms]).delete()
@@ -233,7 +256,10 @@ async def run(args, servers, rooms) -> dict:
     busy0, total0 = machine_busy()
     start = time.perf_counter()
     stats.measuring = True
+    late_ms: list[float] = []
+    watcher = asyncio.create_task(watch_timer([r.pk for r, _ in rooms], late_ms))
     await asyncio.gather(*racing)
+    watcher.cancel()
     stats.measuring = False
     elapsed = time.perf_counter() - start
     busy1, total1 = machine_busy()
@@ -258,6 +284,10 @@ async def run(args, servers, rooms) -> dict:
         # Events nobody scripted sent: the bots' moves (and time limits),
         # to check that the timer process keeps up.
         "bot_moves_per_s": round(stats.others(senders) / elapsed, 1),
+        # The most overdue room, sampled: every bot moves on time when this
+        # stays within the timer's look interval and a batch's work.
+        "timer_late_ms_p99": round(percentile(late_ms, 99), 1),
+        "timer_late_ms_max": round(max(late_ms, default=0.0), 1),
         "ack_ms_p50": round(percentile(stats.ack_ms, 50), 1),
         "ack_ms_p99": round(percentile(stats.ack_ms, 99), 1),
         "strip_ms_p50": round(percentile(strip, 50), 1),
