@@ -24,6 +24,7 @@ import time
 import uuid
 import weakref
 from collections import Counter
+from collections.abc import Hashable
 
 import redis.asyncio
 from django.conf import settings
@@ -73,28 +74,35 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + 1)
 
 
-class HandshakeBuckets:
-    """A TokenBucket per device and socket path, in this process: a check
-    that must not wait (no Redis), for a storm that comes to one process."""
+class Buckets:
+    """A TokenBucket per key (a player, a device), in this process's memory:
+    a check that needs no round trip."""
 
-    # Past this many devices the table starts afresh: at worst a device gets
-    # a full bucket early.
+    # Past this many keys the table starts afresh, so it stays small: at
+    # worst a key gets a full bucket early.
     MAX_KEYS = 10_000
 
-    def __init__(self) -> None:
-        self.buckets: dict[tuple, TokenBucket] = {}
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[Hashable, TokenBucket] = {}
 
-    def allow(self, key: tuple) -> bool:
+    def allow(self, key: Hashable) -> bool:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.MAX_KEYS:
                 self.buckets.clear()
-            bucket = TokenBucket(HANDSHAKE_RATE, HANDSHAKE_BURST)
-            self.buckets[key] = bucket
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
         return bucket.allow()
 
+    def give_back(self, key: Hashable) -> None:
+        bucket = self.buckets.get(key)
+        if bucket is not None:
+            bucket.give_back()
 
-HANDSHAKES = HandshakeBuckets()
+
+# The door's (config.handshake_refusal): per device and socket path, for a
+# storm that comes to one process.
+HANDSHAKES = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST)
 
 
 class MemorySockets:
@@ -242,21 +250,10 @@ class MemoryHints:
     """One hint bucket per player, shared by all of their sockets here."""
 
     def __init__(self) -> None:
-        self.buckets: dict[int, TokenBucket] = {}
+        self.local = Buckets(HINT_RATE, HINT_BURST)
 
     async def allow(self, player_id: int) -> bool:
-        bucket = self.buckets.get(player_id)
-        if bucket is None:
-            # Forget full buckets now and then, so the table stays small.
-            if len(self.buckets) > 10_000:
-                self.buckets.clear()
-            bucket = self.buckets[player_id] = TokenBucket(HINT_RATE, HINT_BURST)
-        return bucket.allow()
-
-    def give_back(self, player_id: int) -> None:
-        bucket = self.buckets.get(player_id)
-        if bucket is not None:
-            bucket.give_back()
+        return self.local.allow(player_id)
 
 
 # The same bucket as TokenBucket, kept as the time its next hint is free
@@ -281,10 +278,10 @@ class RedisHints:
     and a flood of hints is refused with no round trip."""
 
     def __init__(self) -> None:
-        self.local = MemoryHints()
+        self.local = Buckets(HINT_RATE, HINT_BURST)
 
     async def allow(self, player_id: int) -> bool:
-        if not await self.local.allow(player_id):
+        if not self.local.allow(player_id):
             return False
         interval_ms = round(1000 / HINT_RATE)
         key = f"{PREFIX}hints:{player_id}"
