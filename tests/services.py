@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -102,10 +103,12 @@ class Process:
 
 
 class Daphne(Process):
-    def __init__(self, env: dict[str, str], name: str = "daphne") -> None:
+    def __init__(
+        self, env: dict[str, str], name: str = "daphne", options: Sequence[str] = ()
+    ) -> None:
         self.port = free_port()
         args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
-        args += ["-p", str(self.port), "--verbosity", "0"]
+        args += ["-p", str(self.port), "--verbosity", "0", *options]
         args += ["config.asgi:application"]
         super().__init__(args, env, f"{name} :{self.port}")
 

@@ -40,15 +40,24 @@ async def first_message(ws: WebSocket) -> str:
 
 
 @pytest.fixture
-def daphne():
+def start_daphne():
+    """Starts a daphne process with these options; all stop at the end."""
     needs_services("a daphne process")
-    server = Daphne(server_env())
-    server.wait_ready()
-    yield server
-    server.stop()
+    started = []
+
+    def start(*options: str) -> Daphne:
+        server = Daphne(server_env(), options=options)
+        started.append(server)
+        server.wait_ready()
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
 
 
-async def test_a_storm_from_one_device_is_refused_at_the_door(daphne):
+async def test_a_storm_from_one_device_is_refused_at_the_door(start_daphne):
+    daphne = start_daphne()
     room, ann, bob = await sync_to_async(seated_room)()
     ann_cookie, bob_cookie = await cookie_of(ann), await cookie_of(bob)
     storm = await asyncio.gather(
@@ -74,32 +83,50 @@ async def test_a_storm_from_one_device_is_refused_at_the_door(daphne):
         await ws.close()
 
 
-async def test_a_full_address_is_refused_at_the_door(daphne):
+def directly(address: str) -> dict:
+    return {"source": address}
+
+
+def behind_a_proxy(address: str) -> dict:
+    return {"headers": {"X-Forwarded-For": address}}
+
+
+@pytest.mark.parametrize(
+    ("options", "reach", "address", "other"),
+    [
+        ((), directly, "127.0.0.7", "127.0.0.8"),
+        # As production runs it behind nginx: the client's address is the
+        # X-Forwarded-For the proxy sets.
+        (("--proxy-headers",), behind_a_proxy, "203.0.113.7", "203.0.113.8"),
+    ],
+)
+async def test_a_full_address_is_refused_at_the_door(
+    start_daphne, options, reach, address, other
+):
     """SOCKETS_PER_ADDRESS sockets from one address (8 people, 4 each):
     a ninth person there gets 429, the same person elsewhere gets in."""
+    port = start_daphne(*options).port
     rooms = [await sync_to_async(seated_room)() for _ in range(5)]
     held = []
     for room, *people in rooms[:4]:
         for person in people:
             cookie = await cookie_of(person)
             for _ in range(limits.SOCKETS_PER_SEAT):
-                ws = await WebSocket.room(
-                    daphne.port, room.code, cookie, source="127.0.0.7"
-                )
+                ws = await WebSocket.room(port, room.code, cookie, **reach(address))
                 assert (await ws.recv_json())["type"] == "hello"
                 held.append(ws)
     assert len(held) == limits.SOCKETS_PER_ADDRESS
     room, ninth, _ = rooms[4]
     cookie = await cookie_of(ninth)
     with pytest.raises(Refused) as refused:
-        await WebSocket.room(daphne.port, room.code, cookie, source="127.0.0.7")
+        await WebSocket.room(port, room.code, cookie, **reach(address))
     assert too_many(refused.value)
-    elsewhere = await WebSocket.room(daphne.port, room.code, cookie, source="127.0.0.8")
+    elsewhere = await WebSocket.room(port, room.code, cookie, **reach(other))
     assert (await elsewhere.recv_json())["type"] == "hello"
     # One of the address's sockets closes: the address is welcome again.
     await held.pop().close()
     await asyncio.sleep(0.3)
-    back = await WebSocket.room(daphne.port, room.code, cookie, source="127.0.0.7")
+    back = await WebSocket.room(port, room.code, cookie, **reach(address))
     assert (await back.recv_json())["type"] == "hello"
     for ws in [*held, elsewhere, back]:
         await ws.close()

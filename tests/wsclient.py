@@ -45,14 +45,20 @@ class WebSocket:
         host: str = "127.0.0.1",
         query: str = "",
         source: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> "WebSocket":
         """A room's socket, as a page served from host:port opens it:
-        same-site Origin, the guest or player cookie."""
+        same-site Origin, the guest or player cookie (and `headers`, such as
+        a front proxy's)."""
         return await cls.connect(
             host,
             port,
             f"/ws/rooms/{code}/{query}",
-            {"Origin": f"http://{host}:{port}", "Cookie": f"tiles_player={cookie}"},
+            {
+                "Origin": f"http://{host}:{port}",
+                "Cookie": f"tiles_player={cookie}",
+                **(headers or {}),
+            },
             source,
         )
 
