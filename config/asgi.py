@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.handshake_refusal import refuse_storms_at_the_door  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
+from config.socket_outage import SocketOutage  # noqa: E402
 from config.websocket_frames import (  # noqa: E402
     close_broken_frames,
     lighter_handshakes,
@@ -26,7 +27,9 @@ application = ProtocolTypeRouter(
         # Static files too (ServeStatic, in the middleware): nothing else to run.
         "http": django_http,
         "websocket": SameOriginValidator(
-            AddressLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            AddressLimit(
+                SocketOutage(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

@@ -218,11 +218,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self._error(None, "too_many_connections", reason)
         await self.close(code=CLOSE_TOO_MANY)
 
-    async def disconnect(self, code: int) -> None:
-        self.closing = True
+    async def websocket_connect(self, message) -> None:
+        try:
+            await super().websocket_connect(message)
+        except Exception:
+            # An outage mid-handshake (config.socket_outage answers it): no
+            # disconnect follows, so the sockets counted are given back here
+            # or the seat would stay full once the service is back.
+            await self._give_back()
+            raise
+
+    async def _give_back(self) -> None:
         for key, ticket in self.counted:
             await LIMITS.release(key, ticket)
         self.counted = ()
+
+    async def disconnect(self, code: int) -> None:
+        self.closing = True
+        await self._give_back()
         if not hasattr(self, "bucket"):
             return  # refused at connect: it joined nothing
         if self.watcher is not None:

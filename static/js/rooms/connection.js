@@ -11,6 +11,9 @@ const GAP_WAIT_MS = 400;
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
 const CLOSE_NO_ROOM = 4404;
+// The server could not reach its database or Redis (config/socket_outage.py):
+// retried like a drop, and the page says why.
+const CLOSE_TRY_AGAIN = 4503;
 const STOP_CODES = { [CLOSE_LEFT]: "left", [CLOSE_NOT_MEMBER]: "not_member", [CLOSE_NO_ROOM]: "no_room" };
 
 export class RoomConnection {
@@ -58,7 +61,7 @@ export class RoomConnection {
         this.onStatus(STOP_CODES[e.code] ?? "left");
         return;
       }
-      this.onStatus("offline");
+      this.onStatus(e.code === CLOSE_TRY_AGAIN ? "unavailable" : "offline");
       setTimeout(() => this.connect(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 8000);
     };

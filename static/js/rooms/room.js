@@ -20,6 +20,7 @@ const STATUS_TEXT = {
   connecting: gettext("connecting…"),
   online: gettext("online"),
   offline: gettext("reconnecting…"),
+  unavailable: gettext("the server is busy: trying again…"),
   left: gettext("you left"),
   not_member: gettext("not in this room"),
 };

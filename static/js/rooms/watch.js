@@ -22,6 +22,7 @@ const STATUS_TEXT = {
   connecting: gettext("connecting…"),
   online: gettext("live"),
   offline: gettext("reconnecting…"),
+  unavailable: gettext("the server is busy: trying again…"),
   no_room: gettext("this room has closed"),
 };
 
