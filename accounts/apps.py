@@ -5,6 +5,7 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import staff_sessions
+        from accounts import sign_ins, staff_sessions
 
         staff_sessions.connect()
+        sign_ins.connect()

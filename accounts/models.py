@@ -50,3 +50,25 @@ class Player(models.Model):
     @property
     def is_guest(self) -> bool:
         return self.user_id is None
+
+
+class SignInEvent(models.Model):
+    """A sign-in to an account, or a wrong password tried for it (the
+    known-device sign-in, accounts.devices): the owner's profile shows the
+    failures since their previous sign-in (accounts.sign_ins)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sign_in_events",
+    )
+    at = models.DateTimeField()
+    succeeded = models.BooleanField()
+    # Whether the device had signed in to this account before.
+    known_device = models.BooleanField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-at"], name="sign_in_by_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {'in' if self.succeeded else 'failed'} {self.at}"

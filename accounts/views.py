@@ -15,6 +15,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts import devices
 from accounts.forms import DisplayNameForm, SignUpForm
 from accounts.models import Player
 from accounts.password_help import password_help
@@ -25,6 +26,7 @@ from accounts.players import (
     guest_from_cookie,
     known_player,
 )
+from accounts.sign_ins import failed_since_previous
 from accounts.signals import profile_shown
 from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
 
@@ -63,6 +65,11 @@ class SignInView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["known_device"] = devices.is_known(self.request)
+        return context
+
     def form_valid(self, form):
         guest = guest_from_cookie(self.request)
         response = super().form_valid(form)
@@ -86,6 +93,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 def _profile_page(request, player, name_form, status=200):
     context = {"player": player, "name_form": name_form}
+    if player.user_id is not None:
+        context["sign_in_attempts"] = failed_since_previous(player.user)
     for _, added in profile_shown.send(sender=Player, player=player):
         context.update(added)
     return render(request, "accounts/profile.html", context, status=status)

@@ -38,7 +38,7 @@ class SocketOutage:
     def __init__(self, application) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope, receive, send) -> None:
         seen: set[str] = set()  # the message types received and sent so far
 
         async def receiving():
@@ -51,13 +51,13 @@ class SocketOutage:
             await send(message)
 
         try:
-            return await self.application(scope, receiving, sending)
+            await self.application(scope, receiving, sending)
         except Exception as error:
             if not is_outage(error):
                 raise
             log.warning("socket %s: told to try again: %r", scope.get("path"), error)
             if {"websocket.close", "websocket.disconnect"} & seen:
-                return None  # the socket is gone already
+                return  # the socket is gone already
             if "websocket.connect" not in seen:
                 await receive()  # the handshake, not yet read
             if "websocket.accept" not in seen:
@@ -71,4 +71,3 @@ class SocketOutage:
             reply = {"type": "error", "code": "unavailable", "message": text}
             await send({"type": "websocket.send", "text": json.dumps(reply)})
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
-            return None

@@ -23,10 +23,11 @@ from functools import wraps
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django_ratelimit import core
 from redis.exceptions import RedisError
 
+from accounts.devices import device_nonce, fold
 from accounts.players import current_player
 from config.errors import wants_json
 from config.numerals import local_digits
@@ -46,17 +47,37 @@ def by_user(group: str, request: HttpRequest) -> str:
     return str(request.user.pk)
 
 
-def by_username(group: str, request: HttpRequest) -> str:
-    # Folded like the login form folds it, so "Ana" and "ana " count as one.
-    return request.POST.get("username", "").strip().casefold()[:150]
+def by_account_and_device(group: str, request: HttpRequest) -> str:
+    """The account tried (its name folded, so "Ana" and "ana " count as
+    one), with this device's known-device nonce for it, or "?" for every
+    device the account does not know (accounts.devices)."""
+    username = request.POST.get("username", "")
+    return f"{fold(username)}\n{device_nonce(request, username) or '?'}"
+
+
+def sign_in_refused(request: HttpRequest) -> str:
+    """What a refused sign-in says about devices."""
+    if device_nonce(request, request.POST.get("username", "")) is not None:
+        return gettext(
+            "This device typed too many wrong passwords for this account: it"
+            " waits, and other devices are not held up."
+        )
+    return gettext(
+        "Too many wrong passwords were typed for this account on devices that"
+        " have not signed in to it before, so they wait, this one too. A"
+        " device that has signed in to this account before still signs in at"
+        " once."
+    )
 
 
 @dataclass(frozen=True)
 class Throttle:
-    """One limit: `group` names its rate in THROTTLE_RATES."""
+    """One limit: `group` names its rate in THROTTLE_RATES; `explain`, if
+    given, says more on the 429 about why this request waits."""
 
     group: str
     key: Key
+    explain: Callable[[HttpRequest], str] | None = None
 
     def _usage(self, request: HttpRequest, count: bool) -> dict | None:
         rate = settings.THROTTLE_RATES[self.group]
@@ -86,7 +107,7 @@ class Throttle:
         self._usage(request, True)
 
 
-def too_many(request: HttpRequest, wait_s: int) -> HttpResponse:
+def too_many(request: HttpRequest, wait_s: int, explained: str = "") -> HttpResponse:
     """The 429: what was refused and when to try again."""
     minutes = math.ceil(wait_s / 60)
     if wait_s < 120:
@@ -103,9 +124,11 @@ def too_many(request: HttpRequest, wait_s: int) -> HttpResponse:
         ) % {"n": local_digits(minutes)}
     if wants_json(request):
         body = {"error": "throttled", "message": message, "retry_after": wait_s}
+        if explained:
+            body["explained"] = explained
         response = JsonResponse(body, status=429)
     else:
-        context = {"message": message, "retry_after": wait_s}
+        context = {"message": message, "retry_after": wait_s, "explained": explained}
         response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(wait_s)
     return response
@@ -119,9 +142,13 @@ def throttled(*throttles: Throttle, methods: tuple[str, ...] = ("POST",)):
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
             if request.method in methods:
-                waits = [w for t in throttles if (w := t.wait_s(request)) is not None]
-                if waits:
-                    return too_many(request, max(waits))
+                refused = [
+                    (w, t) for t in throttles if (w := t.wait_s(request)) is not None
+                ]
+                if refused:
+                    wait, throttle = max(refused, key=lambda r: r[0])
+                    explain = throttle.explain
+                    return too_many(request, wait, explain(request) if explain else "")
             return view(request, *args, **kwargs)
 
         return wrapped
@@ -141,5 +168,9 @@ def guess_refused(request: HttpRequest) -> HttpResponse | None:
 
 
 # Sign-in (the site's and the admin's share the counts, so alternating
-# gains nothing): per user name tried, and per address.
-SIGN_IN = (Throttle("sign_in_name", by_username), Throttle("sign_in", BY_ADDRESS))
+# gains nothing): per account tried and known device (or per account for
+# every unknown device), and per address.
+SIGN_IN = (
+    Throttle("sign_in_name", by_account_and_device, sign_in_refused),
+    Throttle("sign_in", BY_ADDRESS),
+)
