@@ -19,8 +19,9 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from django.db import connection
 
-from tests.services import free_port
+from tests.services import current_database_url, free_port
 
 START_S = 15
 
@@ -117,6 +118,21 @@ class Proxy:
         for s in (source, sink):
             with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
+
+
+def database_proxy() -> Proxy:
+    """A proxy to the PostgreSQL this test's database is on, listening."""
+    db = connection.settings_dict
+    proxy = Proxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
+    proxy.restore()
+    return proxy
+
+
+def proxied_database_url(proxy: Proxy) -> str:
+    """DATABASE_URL naming this test's database through `proxy`."""
+    parts = urllib.parse.urlsplit(current_database_url())
+    user = parts.netloc.rpartition("@")[0]
+    return parts._replace(netloc=f"{user}@127.0.0.1:{proxy.port}").geturl()
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):

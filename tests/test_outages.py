@@ -14,10 +14,14 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
-from tests.outage_helpers import Device, OwnRedis, Proxy
-from tests.services import Daphne, current_database_url, needs_services, server_env
+from tests.outage_helpers import (
+    Device,
+    OwnRedis,
+    database_proxy,
+    proxied_database_url,
+)
+from tests.services import Daphne, needs_services, server_env
 from tests.wsclient import Closed, WebSocket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -155,13 +159,8 @@ def test_a_redis_outage_lets_people_in_and_sockets_try_again(ana):
 
 def test_a_database_outage_answers_503_and_recovers(ana):
     needs_services("the database outage")
-    db = connection.settings_dict
-    proxy = Proxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
-    proxy.restore()
-    url = current_database_url().replace(
-        f"@{db['HOST'] or '127.0.0.1'}{':' + str(db['PORT']) if db['PORT'] else ''}/",
-        f"@127.0.0.1:{proxy.port}/",
-    )
+    proxy = database_proxy()
+    url = proxied_database_url(proxy)
     assert f":{proxy.port}/" in url
     redis = OwnRedis()
     redis.start()
