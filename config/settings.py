@@ -245,6 +245,10 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "tiles",
+            # A Redis that hangs (frozen, or its packets dropped) fails a
+            # throttle's count in seconds, which then lets the request
+            # through (config.throttle), rather than holding it forever.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:

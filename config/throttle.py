@@ -33,6 +33,8 @@ from config.errors import wants_json
 from config.numerals import local_digits
 
 log = logging.getLogger(__name__)
+# Set on a request once the cache failed it: its other throttles skip it.
+_CACHE_DOWN = "_tiles_throttles_down"
 
 # A django-ratelimit key: one of its names ("ip") or (group, request) -> str.
 Key = str | Callable[[str, HttpRequest], str]
@@ -80,6 +82,8 @@ class Throttle:
     explain: Callable[[HttpRequest], str] | None = None
 
     def _usage(self, request: HttpRequest, count: bool) -> dict | None:
+        if getattr(request, _CACHE_DOWN, False):
+            return None  # one wait for a hung cache a request is enough
         rate = settings.THROTTLE_RATES[self.group]
         try:
             return core.get_usage(
@@ -87,6 +91,7 @@ class Throttle:
             )
         except (RedisError, OSError) as error:
             log.warning("throttle %s not counted (fails open): %s", self.group, error)
+            setattr(request, _CACHE_DOWN, True)
             return None
 
     def wait_s(self, request: HttpRequest, count: bool = True) -> int | None:

@@ -10,6 +10,7 @@ do: connections refused, and those open closed under it (PostgreSQL's
 import contextlib
 import http.cookiejar
 import re
+import signal
 import socket
 import subprocess
 import threading
@@ -52,8 +53,15 @@ class OwnRedis:
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
         wait_listening(self.port, "redis-server")
 
+    def freeze(self, frozen: bool = True) -> None:
+        """Stop the process where it is (SIGSTOP) or let it go on: a Redis
+        that hangs, its connections accepted and never answered."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
             self.proc.terminate()
             self.proc.wait(timeout=15)
         self.proc = None

@@ -207,3 +207,25 @@ def test_a_database_outage_answers_503_and_recovers(ana):
         daphne.stop()
         proxy.cut()
         redis.stop()
+
+
+def test_a_redis_that_hangs_holds_sign_in_up_for_seconds_only(ana):
+    needs_services("the frozen Redis")
+    redis = OwnRedis()
+    redis.start()
+    daphne = Daphne(server_env(REDIS_URL=redis.url))
+    try:
+        daphne.wait_ready()
+        owner = Device(daphne.port)
+        owner.csrf_from("/accounts/login/")
+        redis.freeze()
+        started = time.monotonic()
+        right = {"username": "ana", "password": PASSWORD}
+        assert owner.post("/accounts/login/", right).status == 302
+        # Two throttles, each one cache call: the first one's wait only.
+        assert time.monotonic() - started < 5
+        assert "not counted (fails open)" in "".join(daphne.lines)
+        redis.freeze(False)
+    finally:
+        daphne.stop()
+        redis.stop()
