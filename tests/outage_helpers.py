@@ -18,11 +18,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 
 import pytest
 from django.db import connection
 
-from tests.services import current_database_url, free_port
+from tests.services import Daphne, current_database_url, free_port, server_env
 
 START_S = 15
 
@@ -126,6 +127,21 @@ class Proxy:
         for s in (source, sink):
             with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
+
+
+@contextlib.contextmanager
+def daphne_on_own_redis(**env: str) -> Iterator[tuple[OwnRedis, Daphne]]:
+    """A daphne process whose Redis is one of the test's own (and `env`),
+    both stopped afterwards."""
+    redis = OwnRedis()
+    redis.start()
+    daphne = Daphne(server_env(REDIS_URL=redis.url, **env))
+    try:
+        daphne.wait_ready()
+        yield redis, daphne
+    finally:
+        daphne.stop()
+        redis.stop()
 
 
 def database_proxy() -> Proxy:

@@ -9,7 +9,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.browser.chromium import PHONE
-from tests.outage_helpers import OwnRedis, database_proxy, proxied_database_url
+from tests.outage_helpers import (
+    daphne_on_own_redis,
+    database_proxy,
+    proxied_database_url,
+)
 from tests.services import Daphne, needs_services, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -139,11 +143,7 @@ def test_the_503_page_reloads_by_itself_once_the_database_is_back(chromium, arti
 
 def test_the_room_page_says_the_server_is_busy_and_reconnects(chromium, artifacts):
     needs_services("the room page in a Redis outage")
-    redis = OwnRedis()
-    redis.start()
-    daphne = Daphne(server_env(REDIS_URL=redis.url))
-    try:
-        daphne.wait_ready()
+    with daphne_on_own_redis() as (redis, daphne):
         base = f"http://127.0.0.1:{daphne.port}"
         page = new_page(chromium, base, PHONE)
         page.goto(f"{base}/rooms/")
@@ -158,6 +158,3 @@ def test_the_room_page_says_the_server_is_busy_and_reconnects(chromium, artifact
         redis.start()
         page.wait_for_selector("#room[data-conn=online]", timeout=30_000)
         assert page.errors == []
-    finally:
-        daphne.stop()
-        redis.stop()
