@@ -144,6 +144,8 @@ def test_a_redis_outage_lets_people_in_and_sockets_try_again(ana):
             assert_closed_try_again(handshake(daphne.port, code, cookie))
         bob_cookie = bob.cookie("tiles_player")
         assert_closed_try_again(handshake(daphne.port, code, bob_cookie, "ne"), "ne")
+        # The room limits' counts let the sockets in, counted in the process.
+        assert "counted here only" in "".join(daphne.lines)
 
         redis.start()  # the same port, empty, as after a restart
         open_after_retries(daphne.port, code, cookie)
