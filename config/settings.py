@@ -7,6 +7,7 @@ production setup: either one needs a real SECRET_KEY and turns DEBUG off
 unless it is asked for.
 """
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +257,10 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+if LOG_FORMAT == "json":
+    # Python's warnings (a library's, Celery's as root) are records too,
+    # not free text on stderr between the JSON lines.
+    logging.captureWarnings(True)
 
 # Prometheus metrics (monitoring.metrics): each process that has some
 # (daphne, the timer) serves them on METRICS_ADDR:METRICS_PORT when the

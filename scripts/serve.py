@@ -49,7 +49,7 @@ def daphne_cmd(fd: int) -> list[str]:
 
 
 def background_cmds(parts: set[str]) -> dict[str, list[str]]:
-    celery = [PY, "-m", "celery", "-A", "config"]
+    celery = [PY, "-m", "celery", "-A", "config", "--quiet"]
     cmds = {
         # Live rooms' time limits and bots' moves (docs/protocol.md).
         "timers": [PY, "manage.py", "run_timers"],
