@@ -18,12 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import brotli
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.celery import app
 from dailies.tasks import prepare_dailies
-from tests.room_helpers import guest_cookie_value
+from tests.room_helpers import guest_cookie_value, solution
 from tests.run_helpers import Browser, witness_of
 from tests.seat_client import Seat, start_race, take_in_turns
 from tests.services import (
@@ -90,7 +91,7 @@ async def test_each_process_serves_its_own_metrics_on_loopback():
         bob = Seat("bob", await cookie(bob_player), room.code)
         await ann.connect(one.port)
         await bob.connect(two.port)
-        pairs = await start_race(ann, bob, lambda: sync_to_async(room_solution)(room))
+        pairs = await start_race(ann, bob, lambda: sync_to_async(solution)(room))
         await take_in_turns(ann, bob, pairs, range(3))
         hint = await ann.send({"type": "hint"})
         assert hint["type"] == "hint", hint
@@ -126,12 +127,8 @@ async def test_each_process_serves_its_own_metrics_on_loopback():
     finally:
         for process in processes:
             process.stop()
-
-
-def room_solution(room):
-    from tests.room_helpers import solution
-
-    return solution(room)
+        # This test's own connection, on the thread sync_to_async used.
+        await sync_to_async(connections.close_all)()
 
 
 # -- Sentry --------------------------------------------------------------------
