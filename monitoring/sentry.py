@@ -11,6 +11,7 @@ cookies, no addresses, no user names: send_default_pii stays off).
 import sentry_sdk
 from sentry_sdk.integrations.celery import CeleryIntegration
 from sentry_sdk.integrations.django import DjangoIntegration
+from sentry_sdk.integrations.logging import ignore_logger
 
 
 def start_sentry(dsn: str, *, environment: str, release: str | None) -> None:
@@ -23,3 +24,7 @@ def start_sentry(dsn: str, *, environment: str, release: str | None) -> None:
         # Errors only: tracing every request would cost each one.
         traces_sample_rate=0.0,
     )
+    # The request line of a 5xx is logged at ERROR: the error itself is
+    # already an event (the view's exception), and a failing /healthz,
+    # probed every few seconds, is for the load balancer, not Sentry.
+    ignore_logger("tiles.request")

@@ -200,10 +200,16 @@ def test_errors_of_a_view_and_of_a_task_reach_sentry():
         (event,) = [e for e in sentry.received if '"a bug"' in e]
         assert event.startswith("/api/42/envelope/")
         assert '"RuntimeError"' in event and "/boom" in event
+        # No timer runs here: a failing /healthz, which is no event.
+        with pytest.raises(urllib.error.HTTPError) as failing:
+            urllib.request.urlopen(f"http://127.0.0.1:{daphne.port}/healthz")
+        assert failing.value.code == 503
         send_bad_task(queue)
         until(reported("no_such_argument"), "the task's error at Sentry", processes)
         (task_event,) = [e for e in sentry.received if "no_such_argument" in e]
         assert '"TypeError"' in task_event and "prepare_dailies" in task_event
+        # The view's error once: not again as its request's log line.
+        assert not [e for e in sentry.received if "GET /" in e], sentry.received
     finally:
         for process in processes:
             process.stop()
