@@ -98,12 +98,17 @@ FAST = {"HEARTBEAT_INTERVAL_S": "1", "HEARTBEAT_STALE_S": "3"}
 WAIT_S = 40
 
 
-def worker() -> Process:
-    queue = f"tiles-test-{uuid.uuid4().hex[:10]}"
-    args = [sys.executable, "-m", "celery", "-A", "config", "worker"]
-    args += ["--pool", "solo", "--queues", queue, "--loglevel", "INFO"]
+def celery_worker(queue: str, env: dict[str, str]) -> Process:
+    """A real worker on a queue of the test's own (no other takes its
+    tasks), started as deploy/ starts it (--quiet)."""
+    args = [sys.executable, "-m", "celery", "-A", "config", "--quiet", "worker"]
+    args += ["--pool", "solo", "--queues", queue]
     args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-    return Process(args, server_env(**FAST), "celery worker")
+    return Process(args, env, "celery worker")
+
+
+def worker() -> Process:
+    return celery_worker(f"tiles-test-{uuid.uuid4().hex[:10]}", server_env(**FAST))
 
 
 def beat_process(tmp_path) -> Process:

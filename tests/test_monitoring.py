@@ -35,6 +35,7 @@ from tests.services import (
     needs_services,
     server_env,
 )
+from tests.test_health import celery_worker
 from tests.test_two_daphne import seated_room
 
 WAIT_S = 60
@@ -220,13 +221,6 @@ def send_bad_task(queue: str) -> None:
     """A task that fails in the worker: an argument it does not take, as
     a typo would give (sent by name: the sender's own check would refuse)."""
     app.send_task(prepare_dailies.name, kwargs={"no_such_argument": 1}, queue=queue)
-
-
-def celery_worker(queue: str, env: dict[str, str]) -> Process:
-    args = [sys.executable, "-m", "celery", "-A", "config", "--quiet", "worker"]
-    args += ["--pool", "solo", "--queues", queue]
-    args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-    return Process(args, env, "celery worker")
 
 
 # -- JSON logs -------------------------------------------------------------
