@@ -18,6 +18,7 @@ from config.websocket_frames import (  # noqa: E402
     close_broken_frames,
     lighter_handshakes,
 )
+from monitoring import metrics  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
@@ -37,6 +38,7 @@ application = ProtocolTypeRouter(
 close_broken_frames()
 lighter_handshakes()
 refuse_storms_at_the_door()
+metrics.serve()  # on METRICS_PORT, if set (docs/OPERATIONS.md)
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

@@ -7,9 +7,11 @@ production setup: either one needs a real SECRET_KEY and turns DEBUG off
 unless it is asked for.
 """
 
+import logging
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
@@ -197,14 +199,33 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
-# --- Operations (deployment) -------------------------------------------------
-# A load balancer probes /healthz over plain HTTP on the private network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# --- Operations (deployment): health, logs, metrics, errors -----------------
+# docs/OPERATIONS.md. /healthz answers any Host (config.health), before
+# SecurityMiddleware's HTTPS redirect: a load balancer probes each process
+# by its address, over plain HTTP on the private network.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("config.requestlog.RequestLogMiddleware") + 1,
+    "config.health.HealthByAddress",
+)
 CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
-# One line per event: time (UTC), level, logger, request id, message. Each
-# request is logged once, by config.requestlog (daphne's own access log is
-# off where serve.py and deploy/ start it).
+# Heartbeats of the timer, the Celery worker and beat (the monitoring app):
+# each beats every HEARTBEAT_INTERVAL_S; /healthz fails a part whose
+# freshest beat is older than HEARTBEAT_STALE_S.
+INSTALLED_APPS += ["monitoring"]
+HEARTBEAT_INTERVAL_S = env_int("HEARTBEAT_INTERVAL_S", 5)
+HEARTBEAT_STALE_S = env_int("HEARTBEAT_STALE_S", 30)
+CELERY_BEAT_SCHEDULER = "monitoring.beat.HeartbeatScheduler"
+
+# One line per event: time (UTC), level, logger, request id, message; with
+# LOG_FORMAT=json one JSON object a line with the same fields (and the
+# traceback in "exc"). Each request is logged once, by config.requestlog
+# (daphne's own access log is off where serve.py and deploy/ start it).
+# Every process logs through this: daphne, the timer and other management
+# commands (Django applies it), Celery's worker and beat (config/celery.py).
+LOG_FORMAT = env_str("LOG_FORMAT", "line")
+if LOG_FORMAT not in ("line", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be line or json, got {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -218,12 +239,13 @@ LOGGING = {
             "format": "%(asctime)s.%(msecs)03dZ %(levelname)s %(name)s"
             " [%(request_id)s] %(message)s",
             "datefmt": "%Y-%m-%dT%H:%M:%S",
-        }
+        },
+        "json": {"()": "config.requestlog.JsonFormatter"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "line",
+            "formatter": LOG_FORMAT,
             "filters": ["request_id"],
         }
     },
@@ -235,6 +257,29 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+if LOG_FORMAT == "json":
+    # Python's warnings (a library's, Celery's as root) are records too,
+    # not free text on stderr between the JSON lines.
+    logging.captureWarnings(True)
+
+# Prometheus metrics (monitoring.metrics): each process that has some
+# (daphne, the timer) serves them on METRICS_ADDR:METRICS_PORT when the
+# port is set, one port per process; loopback unless told otherwise.
+METRICS_PORT = env_int("METRICS_PORT", 0)
+METRICS_ADDR = env_str("METRICS_ADDR", "127.0.0.1")
+
+# Errors (unhandled in a view, a task, or logged as errors) to Sentry when
+# SENTRY_DSN is set; without it sentry-sdk is not even imported.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    from monitoring.sentry import start_sentry
+
+    start_sentry(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        release=env_str("SENTRY_RELEASE") or None,
+    )
+# ---------------------------------------------------------------------------
 
 # -- Abuse limits (issue 15): throttles on HTTP (config/throttle.py) --------
 # Counted in the cache: Redis when REDIS_URL is set, so every daphne process

@@ -3,7 +3,6 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from config.health import healthz
 from config.language import choose_language
 from config.throttle import SIGN_IN, throttled
 from games import views as game_views
@@ -25,7 +24,6 @@ def favicon(request: HttpRequest) -> HttpResponseRedirect:
 
 urlpatterns = [
     path("", game_views.home, name="home"),
-    path("healthz", healthz, name="healthz"),
     # Pages outside base.html (the admin, a bare API response) still get the
     # icon when a browser asks for it at the old fixed address.
     path("favicon.ico", favicon),

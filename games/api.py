@@ -18,6 +18,7 @@ from accounts.players import current_player, known_player
 from games import actions, boards
 from games.errors import ActionError, Refused
 from games.models import Run
+from monitoring import metrics
 
 # Tile ids and move counts are small; anything bigger is not a real request.
 MAX_NUMBER = 10_000
@@ -147,7 +148,9 @@ def detail(request, player: Player, body: dict, run_id: str) -> JsonResponse:
 @endpoint("POST")
 def take(request, player: Player, body: dict, run_id: str) -> JsonResponse:
     a, b, move = _number(body, "a"), _number(body, "b"), _number(body, "move")
-    return JsonResponse(run_json(actions.take_pair(run_id, player, a, b, move)))
+    run = actions.take_pair(run_id, player, a, b, move)
+    metrics.MOVES.labels("solo").inc()
+    return JsonResponse(run_json(run))
 
 
 @endpoint("POST")

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from config.language import scope_language
 from config.numerals import local_digits
 from games.errors import ActionError
+from monitoring import metrics
 from rooms import actions, hints
 from rooms.identity import player_for_scope
 from rooms.limits import (
@@ -114,6 +115,7 @@ def _catch_up(code: str, since: int | None) -> dict:
 
 # Players of this process whose hint is being worked out.
 HINTING: set[int] = set()
+metrics.HINTS.set_function(HINTING.__len__)
 
 
 def _hint(code: str, player) -> dict:
@@ -155,6 +157,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     counted: tuple = ()  # this socket's (key, ticket) in limits.LIMITS
 
     async def connect(self) -> None:
+        metrics.SOCKETS.labels("room").inc()
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         found = await in_thread(_seat_of)(self.code, self.scope)
         if found is None:
@@ -225,6 +228,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             # An outage mid-handshake (config.socket_outage answers it): no
             # disconnect follows, so the sockets counted are given back here
             # or the seat would stay full once the service is back.
+            metrics.SOCKETS.labels("room").dec()
             await self._give_back()
             raise
 
@@ -234,6 +238,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.counted = ()
 
     async def disconnect(self, code: int) -> None:
+        metrics.SOCKETS.labels("room").dec()
         self.closing = True
         await self._give_back()
         if not hasattr(self, "bucket"):
@@ -324,6 +329,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             message = "the server could not save that; try again"
             await self._error(ref, "unavailable", message)
 
+    @metrics.room_acks
     async def _dispatch(self, kind: str, fields: dict, ref) -> None:
         if kind == "ping":
             # The room's version rides on the pong: a client whose last
@@ -478,6 +484,7 @@ class WatchConsumer(AsyncJsonWebsocketConsumer):
     WATCH_EVERY_S) and refuses every action."""
 
     async def connect(self) -> None:
+        metrics.SOCKETS.labels("watch").inc()
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         self.feed = WatchFeed.join(self.code)
         self.sent: int | None = None
@@ -491,6 +498,7 @@ class WatchConsumer(AsyncJsonWebsocketConsumer):
         self.follower = asyncio.create_task(self._follow())
 
     async def disconnect(self, code: int) -> None:
+        metrics.SOCKETS.labels("watch").dec()
         self.feed.leave()
         follower = getattr(self, "follower", None)
         if follower is not None:

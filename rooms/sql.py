@@ -43,6 +43,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.play import Clock
+from monitoring import metrics
 from rooms import race, together, together_store
 from rooms.models import Dealt, Room, Round, racer_state, step_states
 from rooms.move_tx import Move, Statement, execute_all, prepared
@@ -248,11 +249,13 @@ def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
     share the rooms that way; each looks many times a second)."""
     with prepared() as cursor:
         cursor.execute(
-            "SELECT id FROM rooms_room WHERE wake_at <= %s AND id %% %s = %s"
-            " ORDER BY wake_at LIMIT %s",
+            "SELECT id, wake_at FROM rooms_room WHERE wake_at <= %s"
+            " AND id %% %s = %s ORDER BY wake_at LIMIT %s",
             [_when(now), parts, part, limit],
         )
-        return [row[0] for row in cursor.fetchall()]
+        found = cursor.fetchall()
+    metrics.timer_lateness(now, [_aware(wake_at) for _, wake_at in found])
+    return [room_id for room_id, _ in found]
 
 
 @lru_cache(maxsize=512)

@@ -49,7 +49,7 @@ def daphne_cmd(fd: int) -> list[str]:
 
 
 def background_cmds(parts: set[str]) -> dict[str, list[str]]:
-    celery = [PY, "-m", "celery", "-A", "config"]
+    celery = [PY, "-m", "celery", "-A", "config", "--quiet"]
     cmds = {
         # Live rooms' time limits and bots' moves (docs/protocol.md).
         "timers": [PY, "manage.py", "run_timers"],
@@ -66,13 +66,16 @@ class Child:
     name: str
     cmd: list[str]
     pass_fds: tuple[int, ...] = ()
+    env: dict[str, str] | None = None
     proc: subprocess.Popen | None = None
     started: float = 0.0
     delay: float = FIRST_DELAY_S
     restart_at: float | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, pass_fds=self.pass_fds)
+        self.proc = subprocess.Popen(
+            self.cmd, cwd=ROOT, pass_fds=self.pass_fds, env=self.env
+        )
         self.started = time.monotonic()
         self.restart_at = None
         log.info("started %s (pid %d)", self.name, self.proc.pid)
@@ -169,6 +172,12 @@ def main() -> int:
             for n in range(1, args.processes + 1)
         ]
     children += [Child(n, cmd) for n, cmd in background_cmds(args.parts).items()]
+    if base := int(os.environ.get("METRICS_PORT") or 0):
+        # One metrics port a process (docs/OPERATIONS.md): daphne-1 on
+        # METRICS_PORT, the next ones and the timer on the ports after it.
+        with_metrics = [c for c in children if c.name.startswith(("daphne", "timers"))]
+        for n, child in enumerate(with_metrics):
+            child.env = {**os.environ, "METRICS_PORT": str(base + n)}
 
     stopping = False
 

@@ -14,6 +14,7 @@ from django.urls import include, path
 from accounts.models import Player
 from config import urls as config_urls
 from tests.services import Daphne, needs_services, server_env
+from tests.test_health import all_beating
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +36,7 @@ with_bugs = override_settings(ROOT_URLCONF=__name__)
 
 def test_healthz_answers_each_round_trip_without_a_session_or_a_guest():
     players = Player.objects.count()
+    all_beating()  # the timer, worker and beat (tests/test_health.py)
     reply = Client().get("/healthz")
     assert reply.status_code == 200
     body = reply.json()
@@ -106,16 +108,14 @@ def test_each_request_is_one_line_with_time_level_logger_and_request_id():
     try:
         daphne.wait_ready()
         base = f"http://127.0.0.1:{daphne.port}"
-        urllib.request.urlopen(f"{base}/healthz").read()
+        urllib.request.urlopen(f"{base}/").read()
         asked = urllib.request.Request(
             f"{base}/missing-page", headers={"X-Request-ID": "proxy-id-12345678"}
         )
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(asked)
         assert missing.value.headers["X-Request-ID"] == "proxy-id-12345678"
-        forged = urllib.request.Request(
-            f"{base}/healthz", headers={"X-Request-ID": "x y"}
-        )
+        forged = urllib.request.Request(f"{base}/", headers={"X-Request-ID": "x y"})
         own_id = urllib.request.urlopen(forged).headers["X-Request-ID"]
         assert re.fullmatch(r"[0-9a-f]{32}", own_id)
         daphne.stop()

@@ -29,6 +29,8 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connections
 
 from config.longlived import freeze_start_up
+from monitoring import metrics
+from monitoring.heartbeats import Beater, Part
 from rooms import actions
 from rooms.publish import handed_over
 
@@ -70,6 +72,7 @@ def _serve(
     batch: int,
     once: bool,
     stopping: threading.Event,
+    heartbeat: Beater,
 ) -> None:
     """One worker thread: apply its share of the due rooms every `interval`
     until stopped, up to `batch` rooms a transaction. Everything due by a
@@ -78,6 +81,7 @@ def _serve(
     beside its seconds of thought)."""
     try:
         while not stopping.is_set():
+            heartbeat.maybe()  # each look, from whichever thread; every few s
             while room_ids := _due(part, parts, batch):
                 _apply(room_ids)
                 if len(room_ids) < batch or stopping.is_set():
@@ -124,6 +128,7 @@ class Command(BaseCommand):
         # As in config/asgi.py: what is loaded now lives as long as the
         # process, so the collector's passes need not walk it.
         freeze_start_up()
+        metrics.serve(metrics.OpenRooms())
         asyncio.run(self._run(interval, max(1, workers), max(1, batch), once))
 
     async def _run(self, interval: float, workers: int, batch: int, once: bool) -> None:
@@ -131,6 +136,7 @@ class Command(BaseCommand):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stopping.set)
+        heartbeat = Beater(Part.TIMER)
         # Started from this loop, the threads publish onto it (asgiref's
         # async_to_sync finds the loop that started the thread).
         with ThreadPoolExecutor(workers, thread_name_prefix="timer") as threads:
@@ -139,8 +145,13 @@ class Command(BaseCommand):
             )
             await asyncio.gather(
                 *(
-                    serve(part, workers, interval, batch, once, stopping)
+                    serve(part, workers, interval, batch, once, stopping, heartbeat)
                     for part in range(workers)
                 )
             )
+            # Stopped cleanly: /healthz names the timer at once.
+            stop = database_sync_to_async(
+                heartbeat.stop, thread_sensitive=False, executor=threads
+            )
+            await stop()
         await handed_over()  # the last events, before the loop stops
