@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 
 from accounts.models import Player
@@ -70,11 +71,17 @@ def _error(
 
 
 def _body(request: HttpRequest) -> dict:
-    if not request.body:
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise BadBody("the body is too large") from None
+    if not raw:
         return {}
     try:
-        data = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = json.loads(raw)
+    # ValueError also covers a number too long for int() (over 4,300 digits)
+    # and bad UTF-8; RecursionError, arrays nested thousands deep.
+    except (ValueError, RecursionError):
         raise BadBody("the body is not JSON") from None
     if not isinstance(data, dict):
         raise BadBody("the body must be a JSON object")
