@@ -36,13 +36,15 @@ def leaderboard(board_key: str, size: int = LEADERBOARD_SIZE) -> list[Entry]:
     """Each registered player's best clear of a board, best first.
 
     Guests never appear: their names are made up and their devices change;
-    nor do clears played faster than a person can (games.pace).
+    nor do clears played faster than a person can (games.pace), nor clears
+    faster than the game's quickest player until an admin approves them.
     """
     won = Run.objects.filter(
         board_key=board_key,
         status=Run.Status.WON,
         player__user__isnull=False,
         too_fast=False,
+        review__in=[Run.Review.NONE, Run.Review.APPROVED],
     ).values_list("player_id", "player__display_name", "banked_ms", "hints", "shuffles")
     best: dict[int, tuple[tuple, str, int, int]] = {}
     for player_id, name, ms, hints, shuffles in won:

@@ -17,7 +17,7 @@ from django.http import HttpRequest, JsonResponse
 from accounts.models import Player
 from accounts.players import current_player, known_player
 from games import actions, boards
-from games.errors import ActionError, Refused
+from games.errors import ActionError, Forbidden, Refused
 from games.models import Run
 
 # Tile ids and move counts are small; anything bigger is not a real request.
@@ -56,7 +56,19 @@ def run_json(run: Run) -> dict:
         "new_best": run.set_best,
         # Won faster than a person can tap (docs/fair-play.md): never ranked.
         "too_fast": run.too_fast,
+        # While a board is ranked no way through is given: when it will be.
+        "way_opens": _way_opens(run.board_key),
+        # A clean clear faster than the game's quickest player: "waiting" for
+        # an admin before it ranks, then "approved" or "rejected".
+        "review": run.review or None,
     }
+
+
+def _way_opens(board_key: str) -> dict | None:
+    hidden = boards.answer_hidden(board_key)
+    if hidden is None:
+        return None
+    return {"at": hidden.opens.isoformat(), "message": hidden.message}
 
 
 def _error(
@@ -127,6 +139,7 @@ def endpoint(method: str, starts: bool = False) -> Callable:
             except ActionError as e:
                 run = actions.get_run(kwargs["run_id"], player)
                 status = 400 if isinstance(e, Refused) else 409
+                status = 403 if isinstance(e, Forbidden) else status
                 return _error(status, e.code, e.message, e.tile, run)
 
         return wrapped
