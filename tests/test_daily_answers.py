@@ -104,9 +104,7 @@ def test_other_boards_still_show_a_way_through(today, clock):
         assert ann.act(run["id"], "way").status_code == 200
 
 
-def test_a_paced_replay_from_a_second_account_does_not_reach_the_board(
-    today, clock
-):
+def test_a_paced_replay_from_a_second_account_does_not_reach_the_board(today, clock):
     ann, bob = member("ann"), member("bob")
     gave_up = ann.start(KEY).json()
     ann.act(gave_up["id"], "give-up")
@@ -176,13 +174,11 @@ def test_the_quick_player_is_the_hard_bot(today):
     from rooms.bots import HARD, PACES
 
     low, high = PACES[HARD].think_ms
-    assert QUICK_PLAYER_PAIR_MS == (low + high) // 2
+    assert (low + high) // 2 == QUICK_PLAYER_PAIR_MS
     assert PACES[HARD].look_per_mille == 0
 
 
-def test_a_closed_daily_gives_its_way_through_to_a_run_that_outlived_it(
-    today, clock
-):
+def test_a_closed_daily_gives_its_way_through_to_a_run_that_outlived_it(today, clock):
     ann = member("ann")
     run = ann.start(KEY).json()
     today["day"] = TODAY + timedelta(days=days.OPEN_DAYS)
