@@ -9,7 +9,7 @@ dealt has nothing to prove. Every answer here is JSON, errors included.
 
 from datetime import date
 
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from accounts.players import known_player
@@ -118,7 +118,7 @@ def commitments_json(request) -> JsonResponse:
     return JsonResponse({"today": today.isoformat(), "commitments": listed})
 
 
-def fair_page(request):
+def fair_page(request) -> HttpResponse:
     """How to check a deal, and the commitments of the days ahead."""
     today = days.today()
     rows = committed(today)

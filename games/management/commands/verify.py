@@ -14,9 +14,9 @@ from games.management.commands._json import read_json
 def check_commitment(data: dict) -> str:
     """What the commitment proves; CommandError when it does not match."""
     promise = data.get("commitment")
-    scheme = promise.get("scheme") if isinstance(promise, dict) else None
-    if scheme not in SCHEMES:
+    if not isinstance(promise, dict) or promise.get("scheme") not in SCHEMES:
         raise CommandError(f"no commitment of scheme {' or '.join(SCHEMES)}")
+    scheme = promise["scheme"]
     secret = "deal_seed" if scheme == SEEDED_SCHEME else "salt"
     if secret not in data or "solution" not in data:
         return f"commitment present; the solution and {secret} are not revealed yet"
