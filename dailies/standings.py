@@ -69,6 +69,20 @@ def best_times(player: Player | None, board_keys: list[str]) -> dict[str, int]:
     )
 
 
+def waiting_times(player: Player | None, board_keys: list[str]) -> dict[str, int]:
+    """The player's quickest clear on each board that waits for review: shown
+    to them (and only them) until an admin decides (docs/fair-play.md)."""
+    if player is None:
+        return {}
+    waiting = Run.objects.filter(
+        player=player, board_key__in=board_keys, review=Run.Review.WAITING
+    ).values_list("board_key", "banked_ms")
+    quickest: dict[str, int] = {}
+    for key, ms in waiting:
+        quickest[key] = min(ms, quickest.get(key, ms))
+    return quickest
+
+
 def cleared_keys(player: Player | None, board_keys: list[str]) -> set[str]:
     """Which of these boards the player has cleared at least once."""
     if player is None:

@@ -117,7 +117,10 @@ def test_a_paced_replay_from_a_second_account_does_not_reach_the_board(today, cl
     assert done["review"] == "waiting" and done["new_best"] is False
     assert done["elapsed_ms"] == 260 * len(witness)
     assert leaderboard(KEY) == []
-    assert "bob" not in bob.client.get("/daily/").content.decode()
+    # Bob sees his time waiting; nobody sees it on the board.
+    page = bob.client.get(f"/daily/{TODAY}/").content.decode()
+    assert "0:18 waits for review" in page
+    assert "bob" not in member("cy").client.get(f"/daily/{TODAY}/").content.decode()
     assert not BestTime.objects.filter(board_key=KEY).exists()
 
 
