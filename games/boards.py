@@ -136,8 +136,8 @@ def next_board(key: str) -> str | None:
 
 def answer_hidden(key: str) -> AnswerHidden | None:
     """Whether, and until when, a way through is withheld on this board."""
-    mode = mode_of(key)
-    if mode.answer_hidden is None:
+    mode = _MODES.get(key.partition(":")[0])
+    if mode is None or mode.answer_hidden is None:
         return None
     return mode.answer_hidden(key.partition(":")[2])
 
