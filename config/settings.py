@@ -33,6 +33,10 @@ SECRET_KEY = (
     # Embedded: SECRET_KEY if given, else this install's own random key.
     else env_str("SECRET_KEY") or install_key(BASE_DIR / "var" / "secret_key")
 )
+# Dailies and levels are dealt from HMAC(DEAL_SECRET, public seed), so the
+# public code cannot deal them early (docs/fair-deals.md). Set it where
+# several hosts make deals; else this install's own, kept in var/.
+DEAL_SECRET = env_str("DEAL_SECRET") or install_key(BASE_DIR / "var" / "deal_secret")
 # ---------------------------------------------------------------------------
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])

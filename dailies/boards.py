@@ -21,7 +21,7 @@ from dailies.deals import (
 from dailies.keys import DAILY, LEVEL, level_key
 from dailies.levels import LEVELS
 from dailies.standings import unlocked_level
-from games.boards import BoardLocked, UnknownBoard, register_mode
+from games.boards import AnswerHidden, BoardLocked, UnknownBoard, register_mode
 from games.engine.deal import Deal
 
 
@@ -67,6 +67,22 @@ def daily_title(rest: str, layout_name: str) -> str:
     }
 
 
+def daily_answer_hidden(rest: str) -> AnswerHidden | None:
+    """While a daily is open (and ranked) no way through is given, so no
+    one can hand its clearing to another account; it opens with the day's
+    close, when its JSON reveals the witness anyway."""
+    day = days.parse_day(rest.partition(":")[0])
+    closes = days.closes(day)
+    if closes <= days.today():
+        return None
+    when = local_digits(date_format(closes, "j F Y"))
+    message = gettext(
+        "No way through while this daily is ranked: it opens on %(day)s, "
+        "when the day closes."
+    ) % {"day": when}
+    return AnswerHidden(opens=days.closes_at(day), message=message)
+
+
 def level_title(rest: str, layout_name: str) -> str:
     """ "Level 12 · Pagoda"."""
     number = local_digits(_level_number(rest))
@@ -82,7 +98,13 @@ def next_level(rest: str) -> str | None:
 
 
 def register() -> None:
-    register_mode(DAILY, resolve_daily, title=daily_title)
+    register_mode(
+        DAILY,
+        resolve_daily,
+        title=daily_title,
+        answer_hidden=daily_answer_hidden,
+        ranked=True,
+    )
     register_mode(
         LEVEL,
         resolve_level,

@@ -9,12 +9,13 @@ row, so a stored deal is never made twice or replaced.
 
 from datetime import date
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from dailies.levels import level_spec
 from dailies.models import DailyDeal, LevelDeal, StoredDeal
 from games.engine.catalogue import get_layout
-from games.engine.commitment import commitment, new_salt
+from games.engine.commitment import SCHEME, SEEDED_SCHEME, commitment, deal_seed
 from games.engine.deal import Deal, generate_deal
 from games.engine.formats import deal_to_json
 from games.engine.layout import Layout
@@ -48,25 +49,41 @@ def deal_of(row: StoredDeal) -> Deal:
     )
 
 
-def _fields(deal: Deal) -> dict:
+def scheme_of(row: StoredDeal) -> str:
+    """Rows made before deal seeds keep their salted commitment."""
+    return SEEDED_SCHEME if row.deal_seed else SCHEME
+
+
+def secret_deal(
+    layout: Layout, public_seed: str, quads: int | None = None
+) -> tuple[Deal, str]:
+    """The site's deal for a public seed, and the deal seed it is drawn from.
+
+    The same layout and public seed always give the same deal on this site
+    (the secret does not change), but the public code alone cannot make it.
+    """
+    seed = deal_seed(settings.DEAL_SECRET, layout.slug, public_seed)
+    return generate_deal(layout, seed, quads), seed
+
+
+def _fields(deal: Deal, seed: str, public_seed: str) -> dict:
     """Row fields for a new deal, after checking its witness replays.
 
     The solver's check comes later (`verify`), so that a request that must
-    make a missing deal answers quickly. The commitment to the witness is
-    made here, with the deal, and never again.
+    make a missing deal answers quickly. The commitment to the deal, its
+    witness and its deal seed is made here, with the deal, and never again.
     """
     error = replay_error(deal.layout, deal.faces, deal.solution)
     if error:
-        raise DealCheckFailed(f"{deal.layout.slug} seed {deal.seed!r}: {error}")
-    salt = new_salt()
+        raise DealCheckFailed(f"{deal.layout.slug} seed {public_seed!r}: {error}")
     tiles = deal_to_json(deal)["tiles"]
     return {
-        "salt": salt,
-        "commitment": commitment(tiles, deal.solution, salt),
+        "deal_seed": seed,
+        "commitment": commitment(tiles, deal.solution, seed, SEEDED_SCHEME),
         "layout_slug": deal.layout.slug,
         "layout_name": deal.layout.name,
         "positions": [list(p) for p in deal.layout.positions],
-        "seed": deal.seed,
+        "seed": public_seed,
         "faces": list(deal.faces),
         "witness": [list(p) for p in deal.solution],
     }
@@ -78,7 +95,7 @@ def _get_or_make(
     row = model.objects.filter(**lookup).first()
     if row is not None:
         return row, False
-    fields = _fields(make())
+    fields = _fields(*make())
     try:
         with transaction.atomic():
             return model.objects.create(**{**fields, **lookup, **(extra or {})}), True
@@ -90,11 +107,12 @@ def daily_row(layout_slug: str, day: date) -> tuple[DailyDeal, bool]:
     """The stored daily for a layout and day, made if missing; (row, made).
 
     Only a published layout gets new dailies (UnknownLayout otherwise); the
-    seed is the date itself, as the deal format's example shows.
+    public seed is the date itself, as the deal format's example shows.
     """
 
-    def make() -> Deal:
-        return generate_deal(playable_layout(layout_slug), day.isoformat())
+    def make() -> tuple[Deal, str, str]:
+        public = day.isoformat()
+        return *secret_deal(playable_layout(layout_slug), public), public
 
     return _get_or_make(DailyDeal, {"layout_slug": layout_slug, "date": day}, make)
 
@@ -102,8 +120,9 @@ def daily_row(layout_slug: str, day: date) -> tuple[DailyDeal, bool]:
 def level_row(n: int) -> tuple[LevelDeal, bool]:
     spec = level_spec(n)
 
-    def make() -> Deal:
-        return generate_deal(get_layout(spec.layout_slug), spec.seed, spec.quads)
+    def make() -> tuple[Deal, str, str]:
+        layout = get_layout(spec.layout_slug)
+        return *secret_deal(layout, spec.seed, spec.quads), spec.seed
 
     return _get_or_make(LevelDeal, {"number": n}, make, {"quads": spec.quads})
 

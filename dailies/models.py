@@ -16,9 +16,12 @@ class StoredDeal(models.Model):
     seed = models.JSONField()  # a str or an int, as the engine took it
     faces = models.JSONField()  # the face on each slot, slot = position index
     witness = models.JSONField()  # [[a, b], ...]: a clearing order
-    # Drawn when the deal is made and kept secret until it may be revealed;
-    # `commitment` is the SHA-256 of games.engine.commitment's encoding of
-    # the deal, the witness and the salt, published from the start.
+    # What the deal was drawn from, HMAC(DEAL_SECRET, seed), kept secret
+    # until the deal may be revealed; `commitment` is the SHA-256 of
+    # games.engine.commitment's encoding of the deal, the witness and the
+    # deal seed, published from the start. Deals made before deal seeds
+    # have a random `salt` in its place (scheme 1) and no deal seed.
+    deal_seed = models.CharField(max_length=64, blank=True)
     salt = models.CharField(max_length=64, blank=True)
     commitment = models.CharField(max_length=64, blank=True)
     verified = models.BooleanField(default=False)

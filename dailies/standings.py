@@ -36,13 +36,15 @@ def leaderboard(board_key: str, size: int = LEADERBOARD_SIZE) -> list[Entry]:
     """Each registered player's best clear of a board, best first.
 
     Guests never appear: their names are made up and their devices change;
-    nor do clears played faster than a person can (games.pace).
+    nor do clears played faster than a person can (games.pace), nor clears
+    faster than the game's quickest player until an admin approves them.
     """
     won = Run.objects.filter(
         board_key=board_key,
         status=Run.Status.WON,
         player__user__isnull=False,
         too_fast=False,
+        review__in=[Run.Review.NONE, Run.Review.APPROVED],
     ).values_list("player_id", "player__display_name", "banked_ms", "hints", "shuffles")
     best: dict[int, tuple[tuple, str, int, int]] = {}
     for player_id, name, ms, hints, shuffles in won:
@@ -65,6 +67,20 @@ def best_times(player: Player | None, board_keys: list[str]) -> dict[str, int]:
             "board_key", "best_ms"
         )
     )
+
+
+def waiting_times(player: Player | None, board_keys: list[str]) -> dict[str, int]:
+    """The player's quickest clear on each board that waits for review: shown
+    to them (and only them) until an admin decides (docs/fair-play.md)."""
+    if player is None:
+        return {}
+    waiting = Run.objects.filter(
+        player=player, board_key__in=board_keys, review=Run.Review.WAITING
+    ).values_list("board_key", "banked_ms")
+    quickest: dict[str, int] = {}
+    for key, ms in waiting:
+        quickest[key] = min(ms, quickest.get(key, ms))
+    return quickest
 
 
 def cleared_keys(player: Player | None, board_keys: list[str]) -> set[str]:

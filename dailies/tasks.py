@@ -25,7 +25,8 @@ from dailies.levels import LEVELS
 from games.layouts import playable_layouts
 
 RETRY_ON = (OperationalError, InterfaceError)
-DAYS_AHEAD = 2
+# As far ahead as commitments are published (/daily/commitments.json).
+DAYS_AHEAD = days.COMMITTED_AHEAD
 
 
 @shared_task(bind=True, autoretry_for=RETRY_ON, retry_backoff=True, max_retries=5)

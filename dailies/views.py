@@ -21,6 +21,7 @@ from dailies.standings import (
     cleared_keys,
     leaderboard,
     unlocked_level,
+    waiting_times,
 )
 from games.engine.layout import Layout
 from games.layouts import playable_layouts
@@ -39,6 +40,7 @@ class DailyCard:
     url: str
     best_ms: int | None
     leaders: list[Entry]
+    waiting_ms: int | None  # the player's clear waiting for review, if any
 
 
 def _cards(day: date, player: Player | None) -> list[DailyCard]:
@@ -47,6 +49,7 @@ def _cards(day: date, player: Player | None) -> list[DailyCard]:
     layouts.sort(key=lambda lay: lay.slug != HEADLINE_LAYOUT)
     keys = [daily_key(day, lay.slug) for lay in layouts]
     best = best_times(player, keys)
+    waiting = waiting_times(player, keys)
     return [
         DailyCard(
             layout=lay,
@@ -54,6 +57,7 @@ def _cards(day: date, player: Player | None) -> list[DailyCard]:
             url=board_url(lay.slug, key),
             best_ms=best.get(key),
             leaders=leaderboard(key, DAILY_BOARD_SIZE),
+            waiting_ms=waiting.get(key),
         )
         for lay, key in zip(layouts, keys, strict=True)
     ]

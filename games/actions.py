@@ -17,6 +17,7 @@ from games import boards, pace, play
 from games.engine.formats import deal_to_json
 from games.engine.hint import Hint
 from games.engine.safety import Safety
+from games.errors import Forbidden
 from games.models import BestTime, Run
 
 
@@ -82,7 +83,11 @@ def _save(run: Run, state: play.RunState, now: datetime) -> Run:
     if was_in_play and run.status == play.WON:
         run.too_fast = not pace.human_paced(run.move_ms)
         if run.clean and not run.too_fast:
-            _record_best(run, now)
+            ms = run.elapsed_ms(now)
+            if boards.is_ranked(run.mode) and pace.needs_review(ms, run.pairs):
+                run.review = Run.Review.WAITING
+            else:
+                _record_best(run, now)
     run.save()
     return run
 
@@ -187,6 +192,20 @@ def restart_run(run_id: str, player: Player) -> Run:
         return _save(again, state, now)
 
 
+def review_time(run_id: str, approve: bool) -> Run:
+    """An admin's verdict on a clear waiting for review: approved, it ranks
+    and counts as a best time from when it was played; rejected, never."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(public_id=run_id)
+        if run.review != Run.Review.WAITING:
+            return run
+        run.review = Run.Review.APPROVED if approve else Run.Review.REJECTED
+        if approve:
+            _record_best(run, run.finished or current_time())
+        run.save()
+        return run
+
+
 def give_up(run_id: str, player: Player) -> Run:
     now = current_time()
     with transaction.atomic():
@@ -265,9 +284,15 @@ def where_it_turned(run_id: str, player: Player) -> tuple[Run, Safety]:
 
 
 def way_through(run_id: str, player: Player) -> tuple[Run, play.Way]:
+    """A way through, except on a board still ranked (an open daily): there
+    a full clearing, even from a given-up run, could be replayed by another
+    account to the top of the leaderboard."""
     now = current_time()
     with transaction.atomic():
         run = _locked(run_id, player)
+        hidden = boards.answer_hidden(run.board_key)
+        if hidden is not None:
+            raise Forbidden("answer_hidden", hidden.message)
         state, way = play.way_through(run.state(), now)
         return _save(run, state, now), way
 

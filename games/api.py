@@ -11,12 +11,13 @@ from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 
 from accounts.models import Player
 from accounts.players import current_player, known_player
 from games import actions, boards
-from games.errors import ActionError, Refused
+from games.errors import ActionError, Forbidden, Refused
 from games.models import Run
 from monitoring import metrics
 
@@ -56,7 +57,19 @@ def run_json(run: Run) -> dict:
         "new_best": run.set_best,
         # Won faster than a person can tap (docs/fair-play.md): never ranked.
         "too_fast": run.too_fast,
+        # While a board is ranked no way through is given: when it will be.
+        "way_opens": _way_opens(run.board_key),
+        # A clean clear faster than the game's quickest player: "waiting" for
+        # an admin before it ranks, then "approved" or "rejected".
+        "review": run.review or None,
     }
+
+
+def _way_opens(board_key: str) -> dict | None:
+    hidden = boards.answer_hidden(board_key)
+    if hidden is None:
+        return None
+    return {"at": hidden.opens.isoformat(), "message": hidden.message}
 
 
 def _error(
@@ -71,11 +84,17 @@ def _error(
 
 
 def _body(request: HttpRequest) -> dict:
-    if not request.body:
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise BadBody("the body is too large") from None
+    if not raw:
         return {}
     try:
-        data = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = json.loads(raw)
+    # ValueError also covers a number too long for int() (over 4,300 digits)
+    # and bad UTF-8; RecursionError, arrays nested thousands deep.
+    except (ValueError, RecursionError):
         raise BadBody("the body is not JSON") from None
     if not isinstance(data, dict):
         raise BadBody("the body must be a JSON object")
@@ -121,6 +140,7 @@ def endpoint(method: str, starts: bool = False) -> Callable:
             except ActionError as e:
                 run = actions.get_run(kwargs["run_id"], player)
                 status = 400 if isinstance(e, Refused) else 409
+                status = 403 if isinstance(e, Forbidden) else status
                 return _error(status, e.code, e.message, e.tile, run)
 
         return wrapped

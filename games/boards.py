@@ -10,6 +10,7 @@ mode names.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from games.engine.deal import Deal
@@ -23,6 +24,14 @@ class UnknownBoard(LookupError):
 
 class BoardLocked(UnknownBoard):
     """A board this player may not open yet (a level not unlocked)."""
+
+
+@dataclass(frozen=True)
+class AnswerHidden:
+    """A board whose full clearing is not given yet (a daily still ranked)."""
+
+    opens: datetime  # when a way through may be shown
+    message: str  # the same, for the player, in their language and digits
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,11 @@ class Mode:
     title: Callable[[str, str], str] | None = None
     # Optional: the key of the board that follows this one (the next level).
     next_key: Callable[[str], str | None] | None = None
+    # Optional: AnswerHidden while no way through may be shown on the board.
+    answer_hidden: Callable[[str], AnswerHidden | None] | None = None
+    # On a public leaderboard: a clear faster than the game's quickest
+    # player waits for an admin's review before it ranks (games.pace).
+    ranked: bool = False
 
 
 _MODES: dict[str, Mode] = {}
@@ -54,8 +68,19 @@ def register_mode(
     check_player: Callable[[str, Any], None] | None = None,
     title: Callable[[str, str], str] | None = None,
     next_key: Callable[[str], str | None] | None = None,
+    answer_hidden: Callable[[str], AnswerHidden | None] | None = None,
+    ranked: bool = False,
 ) -> None:
-    _MODES[name] = Mode(name, resolve, can_shuffle, check_player, title, next_key)
+    _MODES[name] = Mode(
+        name,
+        resolve,
+        can_shuffle,
+        check_player,
+        title,
+        next_key,
+        answer_hidden,
+        ranked,
+    )
 
 
 def mode_of(key: str) -> Mode:
@@ -65,6 +90,11 @@ def mode_of(key: str) -> Mode:
         known = ", ".join(sorted(_MODES))
         raise UnknownBoard(f"unknown board {key!r} (modes: {known})")
     return mode
+
+
+def is_ranked(mode_name: str) -> bool:
+    mode = _MODES.get(mode_name)
+    return mode is not None and mode.ranked
 
 
 def can_shuffle(mode_name: str) -> bool:
@@ -102,6 +132,14 @@ def next_board(key: str) -> str | None:
     """The key of the board to offer after clearing this one, if any."""
     mode = mode_of(key)
     return None if mode.next_key is None else mode.next_key(key.partition(":")[2])
+
+
+def answer_hidden(key: str) -> AnswerHidden | None:
+    """Whether, and until when, a way through is withheld on this board."""
+    mode = _MODES.get(key.partition(":")[0])
+    if mode is None or mode.answer_hidden is None:
+        return None
+    return mode.answer_hidden(key.partition(":")[2])
 
 
 def free_key(layout_slug: str) -> str:

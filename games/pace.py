@@ -17,6 +17,25 @@ HUMAN_PAIR_MS = 250
 QUICK_PAIRS_PER_TEN = 2
 
 
+# The quickest player the game models: the hard bot (rooms.bots.PACES),
+# which thinks 800 to 1,600 ms before each pair, 1,200 on average, and on a
+# deal as dealt plays its witness, never a wrong pair. So its expected time
+# on a deal is this times the deal's pairs (a test keeps the two in step).
+QUICK_PLAYER_PAIR_MS = 1200
+
+
+def quick_player_ms(pairs: int) -> int:
+    """The hard bot's expected time to clear a deal of `pairs` pairs."""
+    return pairs * QUICK_PLAYER_PAIR_MS
+
+
+def needs_review(ms: int, pairs: int) -> bool:
+    """A clean clear faster than the quickest player the game models: it
+    may be a person, or a clearing handed over from elsewhere, so a person
+    (an admin) looks before it ranks."""
+    return ms < quick_player_ms(pairs)
+
+
 def fast_pairs(move_ms: list[int] | tuple[int, ...]) -> int:
     """How many pairs came sooner than HUMAN_PAIR_MS after the one before
     (the first after the clock started)."""

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from dailies import days
 from dailies.deals import daily_row
 from games.engine.board import Board
-from games.engine.commitment import commitment
+from games.engine.commitment import SEEDED_SCHEME, commitment
 from games.engine.formats import position_from_json
 from tests.run_helpers import Browser, play_through
 
@@ -50,14 +50,12 @@ def test_an_open_day_gives_the_deal_and_its_commitment_only(client):
     status, deal = get(client, f"/daily/{TODAY}/small.json")
     assert status == 200
     assert deal["format"] == "mahjong-deal/1" and len(deal["tiles"]) == 32
-    assert "solution" not in deal and "salt" not in deal
+    assert not {"solution", "salt", "deal_seed"} & set(deal)
     assert deal["closed"] is False and deal["closes"] == "2026-12-31"
+    assert deal["seed"] == str(TODAY)
     row = daily_row("small", TODAY)[0]
-    assert deal["commitment"] == {
-        "scheme": "mahjong-commitment/1",
-        "sha256": row.commitment,
-    }
-    assert len(row.salt) == 64
+    assert deal["commitment"] == {"scheme": SEEDED_SCHEME, "sha256": row.commitment}
+    assert len(row.deal_seed) == 64 and row.deal_seed not in json.dumps(deal)
 
 
 def test_a_closed_day_reveals_what_was_committed_and_it_replays(client, monkeypatch):
@@ -69,7 +67,9 @@ def test_a_closed_day_reveals_what_was_committed_and_it_replays(client, monkeypa
     # The same deal and commitment as while it was open.
     assert closed["tiles"] == seen_open["tiles"]
     assert closed["commitment"] == seen_open["commitment"]
-    digest = commitment(closed["tiles"], closed["solution"], closed["salt"])
+    digest = commitment(
+        closed["tiles"], closed["solution"], closed["deal_seed"], SEEDED_SCHEME
+    )
     assert digest == closed["commitment"]["sha256"]
     assert replays(closed)
 
@@ -98,7 +98,9 @@ def test_a_level_shows_its_witness_only_to_a_player_who_cleared_it(monkeypatch):
     cleared = get(me.client, "/levels/1.json")[1]
     assert cleared["commitment"] == level["commitment"]
     assert (
-        commitment(cleared["tiles"], cleared["solution"], cleared["salt"])
+        commitment(
+            cleared["tiles"], cleared["solution"], cleared["deal_seed"], SEEDED_SCHEME
+        )
         == (cleared["commitment"]["sha256"])
     )
     assert replays(cleared)
@@ -125,12 +127,13 @@ def test_verify_checks_a_revealed_deal(client, monkeypatch, tmp_path, capsys):
     call_command("verify", str(path))
     out = capsys.readouterr().out
     assert "commitment matches" in out and "clears the deal in 16 pairs" in out
+    assert "the deal seed deals these tiles and this solution" in out
 
 
 @pytest.mark.parametrize(
     "tamper, message",
     [
-        (lambda d: d.update(salt="0" * 64), "does not match"),
+        (lambda d: d.update(deal_seed="0" * 64), "does not match"),
         (lambda d: d["solution"].reverse(), "does not match"),
         (lambda d: d["tiles"][0].update(face="dots-9"), "does not match"),
     ],
@@ -149,7 +152,7 @@ def test_verify_catches_a_solution_that_does_not_clear(client, monkeypatch, tmp_
     deal, path = closed_file(client, monkeypatch, tmp_path)
     deal["solution"].reverse()
     deal["commitment"]["sha256"] = commitment(
-        deal["tiles"], deal["solution"], deal["salt"]
+        deal["tiles"], deal["solution"], deal["deal_seed"], SEEDED_SCHEME
     )
     path.write_text(json.dumps(deal))
     with pytest.raises(CommandError, match="solution step"):

@@ -4,6 +4,6 @@ runs.py: solo runs and best times; layouts.py: layouts managed in admin.
 """
 
 from games.models.layouts import Layout
-from games.models.runs import BestTime, Run
+from games.models.runs import BestTime, Run, TimeForReview
 
-__all__ = ["BestTime", "Layout", "Run"]
+__all__ = ["BestTime", "Layout", "Run", "TimeForReview"]

@@ -25,6 +25,15 @@ class Run(models.Model):
         WON = play.WON
         LOST = play.LOST
 
+    class Review(models.TextChoices):
+        """A ranked clear faster than the game's quickest player ranks only
+        once an admin approves it (games.pace.needs_review)."""
+
+        NONE = "", "not needed"
+        WAITING = "waiting", "waiting"
+        APPROVED = "approved", "approved"
+        REJECTED = "rejected", "rejected"
+
     public_id = models.CharField(
         max_length=24, unique=True, default=new_run_id, editable=False
     )
@@ -59,6 +68,9 @@ class Run(models.Model):
     # A win whose pairs came faster than a person can tap (games.pace): kept
     # and shown to admins, never a best time or on a leaderboard.
     too_fast = models.BooleanField(default=False, db_index=True)
+    review = models.CharField(
+        max_length=8, choices=Review.choices, default=Review.NONE, blank=True
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -81,6 +93,15 @@ class Run(models.Model):
     @property
     def clean(self) -> bool:
         return self.hints == 0 and self.shuffles == 0
+
+    @property
+    def pairs(self) -> int:
+        return len(self.tiles) // 2
+
+    @property
+    def pair_ms(self) -> list[int]:
+        """How long each pair took, from the server's stamps (games.pace)."""
+        return [b - a for a, b in zip([0, *self.move_ms], self.move_ms, strict=False)]
 
     def state(self) -> play.RunState:
         positions = tuple((t["x"], t["y"], t["z"]) for t in self.tiles)
@@ -143,3 +164,12 @@ class BestTime(models.Model):
         """The time as a clock shows it, m:ss."""
         seconds = self.best_ms // 1000
         return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class TimeForReview(Run):
+    """The admin's list of clears waiting for review (games.admin)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "time waiting for review"
+        verbose_name_plural = "times waiting for review"

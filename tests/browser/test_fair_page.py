@@ -19,6 +19,21 @@ def test_the_fair_page_and_an_open_days_json(chromium, live_server, artifacts):
         assert page.locator("h1").text_content() == "Check that a deal was fair"
         assert "sha256sum" in page.locator("pre").nth(1).text_content()
         page.screenshot(path=artifacts / f"fair-{name}.png", full_page=True)
+        # Today's commitments, open, as a person sees them first.
+        today_list = page.locator("details[open]")
+        today_list.screenshot(path=artifacts / f"fair-{name}-commitments.png")
+        listed = page.evaluate(
+            "async (url) => (await fetch(url)).json()",
+            f"{live_server.url}/daily/commitments.json",
+        )
+        shown = page.locator("details[open] code.hash").all_text_contents()
+        today = str(days.today())
+        assert shown == [
+            c["sha256"] for c in listed["commitments"] if c["date"] == today
+        ]
+        # The hashes wrap: nothing is wider than the screen.
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"]
         deal = page.evaluate(
             "async (url) => (await fetch(url)).json()",
             f"{live_server.url}/daily/{days.today()}/small.json",

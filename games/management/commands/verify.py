@@ -4,28 +4,53 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.board import MoveError
 from games.engine.certificate import CertificateError, check_certificate
-from games.engine.commitment import SCHEME, commitment
+from games.engine.commitment import SCHEMES, SEEDED_SCHEME, commitment
+from games.engine.deal import DealError, generate_deal
 from games.engine.formats import FormatError, position_from_json
+from games.engine.layout import Layout
 from games.management.commands._json import read_json
 
 
 def check_commitment(data: dict) -> str:
     """What the commitment proves; CommandError when it does not match."""
     promise = data.get("commitment")
-    if not isinstance(promise, dict) or promise.get("scheme") != SCHEME:
-        raise CommandError(f"no commitment of scheme {SCHEME} in the file")
-    if "salt" not in data or "solution" not in data:
-        return "commitment present; the solution and salt are not revealed yet"
+    if not isinstance(promise, dict) or promise.get("scheme") not in SCHEMES:
+        raise CommandError(f"no commitment of scheme {' or '.join(SCHEMES)}")
+    scheme = promise["scheme"]
+    secret = "deal_seed" if scheme == SEEDED_SCHEME else "salt"
+    if secret not in data or "solution" not in data:
+        return f"commitment present; the solution and {secret} are not revealed yet"
     try:
-        digest = commitment(data["tiles"], data["solution"], str(data["salt"]))
+        digest = commitment(data["tiles"], data["solution"], str(data[secret]), scheme)
     except (KeyError, TypeError, ValueError):
         raise CommandError("the solution must be a list of [a, b] pairs") from None
     if digest != promise.get("sha256"):
         raise CommandError(
             f"the commitment does not match: the file says "
-            f"{promise.get('sha256')}, the solution and salt give {digest}"
+            f"{promise.get('sha256')}, the solution and {secret} give {digest}"
         )
-    return "commitment matches the solution and salt"
+    return f"commitment matches the solution and {secret}"
+
+
+def check_dealt(data: dict) -> str:
+    """Deal the board again from its deal seed with the public code: the
+    tiles and the solution must come out exactly as the file has them."""
+    tiles = data["tiles"]
+    try:
+        layout = Layout(
+            slug=str(data["layout"]),
+            name=str(data["layout"]),
+            positions=tuple((t["x"], t["y"], t["z"]) for t in tiles),
+        )
+        dealt = generate_deal(layout, str(data["deal_seed"]), data.get("quads"))
+    except (KeyError, TypeError, DealError) as e:
+        raise CommandError(f"the deal cannot be dealt again: {e}") from None
+    same_tiles = [t["id"] for t in tiles] == list(range(len(tiles))) and [
+        t["face"] for t in tiles
+    ] == list(dealt.faces)
+    if not same_tiles or data["solution"] != [list(p) for p in dealt.solution]:
+        raise CommandError("the deal seed does not deal these tiles and solution")
+    return "the deal seed deals these tiles and this solution"
 
 
 def check_solution(data: dict) -> str:
@@ -72,3 +97,5 @@ class Command(BaseCommand):
         self.stdout.write(check_commitment(data))
         if "solution" in data:
             self.stdout.write(check_solution(data))
+        if "deal_seed" in data and "solution" in data:
+            self.stdout.write(check_dealt(data))

@@ -185,7 +185,9 @@ export class Companion {
       this.turnedText.hidden = true;
       this.turnedButton = button("turned-show", gettext("Show where it turned"), { hidden: true });
       this.wayButton = button("way", gettext("Show me a way through"), { hidden: true, id: "result-way" });
-      note.after(this.turnedText);
+      this.wayOpens = Object.assign(document.createElement("p"), { id: "result-way-opens", className: "muted" });
+      this.wayOpens.hidden = true;
+      note.after(this.turnedText, this.wayOpens);
       const actions = this.$("result").querySelector(".dialog-actions");
       actions.prepend(this.turnedButton, this.wayButton);
     }
@@ -200,6 +202,10 @@ export class Companion {
   /** The run changed: hide what no longer applies. */
   update(run) {
     if (run.status !== "playing") this.note.hidden = true;
+    // A ranked daily gives no way through (the server refuses it too).
+    for (const el of document.querySelectorAll("[data-action=way]:not(#result-way)")) {
+      el.hidden = Boolean(run.way_opens);
+    }
   }
 
   action(name) {
@@ -327,7 +333,10 @@ export class Companion {
   /** The result screen of a finished run: say where a lost one turned. */
   async result(run) {
     this.turnedText.hidden = this.turnedButton.hidden = true;
-    this.wayButton.hidden = run.status !== "lost";
+    this.wayButton.hidden = run.status !== "lost" || Boolean(run.way_opens);
+    // When the way through opens, worded by the server in the page's language.
+    this.wayOpens.textContent = run.way_opens ? run.way_opens.message : "";
+    this.wayOpens.hidden = !run.way_opens;
     this.turned = null;
     if (run.status !== "lost") return;
     this.turnedText.hidden = false;

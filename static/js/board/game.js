@@ -280,6 +280,8 @@ class Game {
     let note = "";
     if (won && run.too_fast) note = gettext("The pairs came faster than hands can tap, so this clear is not ranked.");
     else if (won && !run.clean) note = gettext("Hints or shuffles were used, so this clear sets no best time.");
+    else if (won && run.review === "waiting")
+      note = gettext("Faster than the game's quickest bot: this time goes on the leaderboard once an admin has reviewed it.");
     else if (!won) note = gettext("A run given up counts as lost.");
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);
