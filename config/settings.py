@@ -14,6 +14,7 @@ from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 from config.env import redis_url as env_redis_url
+from config.local_network import LocalNetwork
 from config.secret import install_key, production_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -33,7 +34,14 @@ SECRET_KEY = (
 )
 # ---------------------------------------------------------------------------
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# Production names its hosts. The embedded default also lets in phones on
+# the same network (`HOST=0.0.0.0 make run`), which open this machine by a
+# private address or a `.local` name (config/local_network.py).
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS",
+    ["127.0.0.1", "localhost", "[::1]"]
+    + ([] if PRODUCTION else [LocalNetwork()]),
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
