@@ -39,8 +39,7 @@ SECRET_KEY = (
 # private address or a `.local` name (config/local_network.py).
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS",
-    ["127.0.0.1", "localhost", "[::1]"]
-    + ([] if PRODUCTION else [LocalNetwork()]),
+    ["127.0.0.1", "localhost", "[::1]"] + ([] if PRODUCTION else [LocalNetwork()]),
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

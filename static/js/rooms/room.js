@@ -4,7 +4,7 @@
 // the server.
 
 import { keepShading, shadingOn } from "../board/prefs.js";
-import { digits, fill, gettext } from "../i18n.js";
+import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { listenManners, renderManners } from "./manners.js";
@@ -125,7 +125,7 @@ function render(state) {
   $("lobby").hidden = status !== "lobby";
   $("game").hidden = status !== "game";
   renderMembers(state);
-  renderManners(state, conn.seat, act);
+  renderManners(state, conn.seat);
   $("host-lobby").hidden = !isHost();
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
@@ -166,11 +166,14 @@ function renderGame(state) {
   $("together").hidden = !round || !shared;
   $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
+  showPausesLeft(round);
   if (shared) {
     together.render(round);
     // One who watches until the next deal cannot pause the others' game.
     $("t-pause").hidden = !inPlay || !me || round.paused;
     $("t-resume").hidden = !inPlay || !me || !round.paused;
+    // Paused, the pile is covered, not dimmed: nobody studies it for free.
+    $("t-pile").classList.toggle("covered", round.paused);
     $("t-paused").hidden = !round.paused;
     $("t-paused").disabled = !me;
     $("t-paused").textContent = me ? gettext("Paused: tap to go on") : gettext("Paused");
@@ -304,11 +307,44 @@ function tick() {
   if (round.mode === "race" && canPlay(round, me) !== race.canPlay) renderBoard(round, me);
   const own = ownMs(round, me, conn.serverNow());
   $("clock").textContent = clockText(own);
-  $("limit").textContent = round.limit_ms
-    ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
-    : "";
+  // Once this racer is done (or the race is), the bar shows the result.
+  const done = me.status !== "playing" || round.status !== "racing";
+  $("limit").textContent = done
+    ? (RACER_STATUS[me.status] || gettext("race over"))
+    : round.limit_ms
+      ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
+      : "";
 }
 setInterval(tick, 250);
+
+// Pauses are counted per player and deal (the rules page): the page counts
+// the ones the server accepted, kept for the deal across a reload, and
+// the server's refusal when none are left sets it straight.
+const PAUSES = Number(root.dataset.pauses);
+const pausesKey = (round) => `tiles.rooms.pauses.${root.dataset.code}.${round.number}`;
+const pausesUsed = (round) => Number(sessionStorage.getItem(pausesKey(round))) || 0;
+
+async function pause() {
+  const round = conn.state?.round;
+  if (!round) return;
+  const reply = await act("pause");
+  const used = reply.type === "error" ? (reply.code === "no_pauses_left" ? PAUSES : null) : pausesUsed(round) + 1;
+  if (used !== null) sessionStorage.setItem(pausesKey(round), String(used));
+  showPausesLeft(round);
+}
+
+function showPausesLeft(round) {
+  const left = Math.max(0, PAUSES - pausesUsed(round));
+  const label = left
+    ? fill(ngettext("Pause: %(n)s left", "Pause: %(n)s left", left), { n: digits(left) })
+    : gettext("No pauses left this deal");
+  for (const id of ["pause", "t-pause"]) {
+    const button = $(id);
+    button.disabled = left === 0;
+    button.setAttribute("aria-label", label);
+    button.querySelector(".pauses-left").textContent = digits(left);
+  }
+}
 
 function restoreChoices() {
   const form = $("deal-form");
@@ -350,10 +386,10 @@ $("safety").addEventListener("click", () => race.backToSafety());
 $("stuck-safety").addEventListener("click", () => race.backToSafety());
 $("shuffle").addEventListener("click", () => act("shuffle"));
 $("stop").addEventListener("click", () => act("stop"));
-$("pause").addEventListener("click", () => act("pause"));
+$("pause").addEventListener("click", pause);
 $("resume").addEventListener("click", () => act("resume"));
 $("end-now").addEventListener("click", () => act("end_now"));
-$("t-pause").addEventListener("click", () => act("pause"));
+$("t-pause").addEventListener("click", pause);
 $("t-resume").addEventListener("click", () => act("resume"));
 $("paused-cover").addEventListener("click", () => act("resume"));
 $("t-paused").addEventListener("click", () => act("resume"));
