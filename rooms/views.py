@@ -5,8 +5,11 @@ cookie the websocket then recognises); everything after that happens on the
 room's websocket (docs/protocol.md).
 """
 
+import ipaddress
+
 import segno
 from django.http import Http404
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -48,7 +51,18 @@ def _invite(request, code: str) -> dict:
     # Safe: the URL is in it only as the code's modules, never as text. Its
     # name is the figure's round it (the templates' "QR code to join").
     qr: SafeString = mark_safe(svg.replace("<svg ", '<svg aria-hidden="true" ', 1))
-    return {"invite_url": url, "invite_qr": qr}
+    # A link to this machine's loopback opens nothing on a phone: say how
+    # to serve friends on the same network instead (the README's way).
+    host = split_domain_port(request.get_host())[0].strip("[]")
+    loopback = host == "localhost" or _is_loopback(host)
+    return {"invite_url": url, "invite_qr": qr, "invite_loopback": loopback}
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _name(request) -> str:
