@@ -98,6 +98,13 @@ def test_a_paused_pile_is_covered_on_the_phone_and_the_tv(
         if left == 2:
             ann.screenshot(path=artifacts / f"room-{mode}-paused-phone.png")
             tv.screenshot(path=artifacts / f"watch-{mode}-paused-1920x1080.png")
+            ann.set_viewport_size(LAPTOP)
+            tv.set_viewport_size(LAPTOP)
+            ann.wait_for_timeout(300)
+            assert ann.evaluate(DRAWN, pile) == "hidden"
+            ann.screenshot(path=artifacts / f"room-{mode}-paused-1366.png")
+            tv.screenshot(path=artifacts / f"watch-{mode}-paused-1366x768.png")
+            ann.set_viewport_size(PHONE_UP)
         ann.click(resume)
         wait_for(ann, "window.tilesRoom.conn.state.round.paused === false")
         assert ann.evaluate(DRAWN, pile) == "visible"
@@ -110,11 +117,11 @@ def test_a_paused_pile_is_covered_on_the_phone_and_the_tv(
     assert not Room.objects.get(pk=room.pk).current_round.paused
 
 
-@pytest.mark.parametrize("screen", ["phone", "phone-side"])
+@pytest.mark.parametrize("screen", ["phone", "phone-side", "laptop"])
 def test_the_race_bar_fits_a_phone_with_a_time_limit_and_ends_with_the_result(
     screen, chromium, pages, rooms_server, artifacts
 ):
-    size = {"phone": PHONE_UP, "phone-side": PHONE_SIDE}[screen]
+    size = {"phone": PHONE_UP, "phone-side": PHONE_SIDE, "laptop": LAPTOP}[screen]
     long = "Annapurna Shrestha-Basnet"
     room, people = off_loop(_timed_race, [long, "Bob", "Cat"], 2, 5, "small")
     page = open_as(chromium, pages, rooms_server, people[long], f"/r/{room.code}", size)
@@ -195,6 +202,8 @@ def test_a_removed_player_is_told_why_and_stays_out_until_the_host_opens(
     assert bob.locator("#join-form").count() == 0
     assert wider(bob) == []
     bob.screenshot(path=artifacts / "room-removed-phone.png")
+    bob.set_viewport_size(LAPTOP)
+    bob.screenshot(path=artifacts / "room-removed-1366.png")
     # A fresh cookie is a newcomer at a room the removal locked.
     fresh = open_as(chromium, pages, rooms_server, None, url, PHONE_UP)
     assert "locked" in fresh.inner_text("#join-refused")
@@ -274,3 +283,7 @@ def test_a_stuck_together_pile_laid_out_again_says_so(
     assert chips_out == 0
     assert wider(ann) == []
     ann.screenshot(path=artifacts / "room-together-relaid-phone.png")
+    ann.set_viewport_size(LAPTOP)
+    ann.wait_for_timeout(300)
+    assert outside(ann, "#t-strip li, #t-message") == []
+    ann.screenshot(path=artifacts / "room-together-relaid-1366.png")
