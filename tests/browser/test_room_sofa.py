@@ -5,12 +5,8 @@ are not cut off; the invite as a QR code on the room page and the TV's
 waiting screen, with who is in; a stuck Together pile laid out again says
 so. Screenshots of each go to tests/artifacts/."""
 
-import random
-
 import pytest
 
-from games.engine.board import Board
-from games.engine.deal import generate_deal
 from rooms import actions
 from rooms.models import Room
 from tests.browser.screens import (
@@ -19,6 +15,7 @@ from tests.browser.screens import (
     PHONE_SIDE,
     PHONE_UP,
     clear,
+    dead_end_line,
     off_loop,
     open_as,
     outside,
@@ -219,24 +216,6 @@ def test_a_removed_player_is_told_why_and_stays_out_until_the_host_opens(
     wait_for(bob, "document.querySelector('#room')?.dataset.conn === 'online'")
 
 
-def _stuck_line(room: Room) -> list[tuple[int, int]]:
-    """Pairs that, taken in order from the deal, leave the shared pile with
-    no pair (random play on a Turtle soon gets there)."""
-    rnd = Room.objects.get(pk=room.pk).current_round
-    deal = generate_deal(rnd.layout(), rnd.seed)
-    rng = random.Random(5)
-    for _ in range(80):
-        board = Board(deal.layout, deal.faces)
-        line = []
-        while board.free_pairs():
-            pair = rng.choice(board.free_pairs())
-            board.take(*pair)
-            line.append(pair)
-        if not board.cleared:
-            return line
-    raise AssertionError("no dead end found")
-
-
 def _play_together(room: Room, people: dict, line: list[tuple[int, int]]) -> str:
     """Take `line`'s pairs on the shared pile, each by whoever's turn it is;
     the name of the player whose pair left the pile stuck."""
@@ -259,7 +238,7 @@ def test_a_stuck_together_pile_laid_out_again_says_so(
         chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", PHONE_UP
     )
     wait_for(ann, "window.tilesRoom.together.scene?.idle === true")
-    line = off_loop(_stuck_line, room)
+    line = off_loop(dead_end_line, room, 5)
     who = off_loop(_play_together, room, people, line)
     state = Room.objects.get(pk=room.pk).current_round.together_state()
     assert state.relays == 1
