@@ -29,12 +29,26 @@ pytestmark = pytest.mark.browser
 TV = {"width": 1920, "height": 1080}
 # Every element of the page that shows: none may reach past the screen's
 # sides (the page would grow wider than the phone).
-WIDER = """() => [...document.querySelectorAll('body *')]
-  .filter((el) => el.getClientRects().length > 0)
-  .map((el) => [el, el.getBoundingClientRect()])
-  .filter(([, r]) => r.width > 0 && (r.left < -1 || r.right > innerWidth + 1))
-  .map(([el, r]) => `${el.tagName}#${el.id}.${el.className}`
-    + ` [${r.left | 0}, ${r.right | 0}]`)"""
+WIDER = """() => {
+  // The part of an element that shows: clipped by each ancestor that hides
+  // its overflow (a row of chips slides its oldest out of sight).
+  const shown = (el) => {
+    let r = el.getBoundingClientRect();
+    let [l, rt] = [r.left, r.right];
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX === 'visible') continue;
+      const b = p.getBoundingClientRect();
+      [l, rt] = [Math.max(l, b.left), Math.min(rt, b.right)];
+    }
+    return [l, rt];
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter((el) => el.getClientRects().length > 0)
+    .filter((el) => !el.closest('.visually-hidden'))  // clipped to a pixel
+    .map((el) => [el, shown(el)])
+    .filter(([, [l, r]]) => r > l && (l < -1 || r > innerWidth + 1))
+    .map(([el, [l, r]]) => `${el.tagName}#${el.id}.${el.className} [${l | 0}, ${r | 0}]`);
+}"""
 # Whether a pile's canvas draws anything: covered, it is not shown at all.
 DRAWN = "(sel) => getComputedStyle(document.querySelector(sel + ' canvas')).visibility"
 # The elements of `selector` whose text is cut (wider or taller than shown).
@@ -248,18 +262,23 @@ def test_a_stuck_together_pile_laid_out_again_says_so(
     assert ann.inner_text("#t-message") == (
         expected if penalty else "No pairs left: the pile was laid out again."
     )
-    # Many pairs taken: every card's chips stay inside the card.
-    assert outside(ann, "#t-strip li, #t-strip .face-chip") == []
-    chips_out = ann.evaluate(
-        """() => [...document.querySelectorAll('#t-strip .face-chip')].filter((c) => {
-          const card = c.closest('li').getBoundingClientRect();
-          const r = c.getBoundingClientRect();
-          const shown = c.closest('.seat-taken').getBoundingClientRect();
-          const visible = r.bottom > shown.top && r.top < shown.bottom;
-          return visible && (r.left < card.left - 1 || r.right > card.right + 1);
-        }).length"""
+    # Many pairs taken: each card's row of chips stays inside the card,
+    # and shows the latest pair whole.
+    assert outside(ann, "#t-strip li, #t-strip .seat-taken") == []
+    rows = ann.evaluate(
+        """() => [...document.querySelectorAll('#t-strip li')].map((li) => {
+          const card = li.getBoundingClientRect();
+          const row = li.querySelector('.seat-taken').getBoundingClientRect();
+          const last = li.querySelector('.seat-taken .face-chip:last-child');
+          const r = last?.getBoundingClientRect();
+          const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+            && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+          return [li.querySelectorAll('.face-chip').length, inside(row, card),
+                  !r || inside(r, row)];
+        })"""
     )
-    assert chips_out == 0
+    assert max(n for n, _, _ in rows) > 11  # more than a phone card's row holds
+    assert all(row and last for _, row, last in rows), rows
     assert wider(ann) == []
     ann.screenshot(path=artifacts / "room-together-relaid-phone.png")
     ann.set_viewport_size(LAPTOP)

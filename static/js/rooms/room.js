@@ -194,7 +194,7 @@ function buildRound(round) {
 }
 
 function renderStrip(round) {
-  let added = false;
+  let added = false; // a card added, or its text changed shape
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
     if (!entry) {
@@ -208,6 +208,8 @@ function renderStrip(round) {
       added = true;
     }
     const note = RACER_STATUS[racer.status];
+    // A status note can wrap the count onto a second line: fit again.
+    if (entry.li.dataset.status !== racer.status) added = true;
     entry.name.textContent = racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
     entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
@@ -231,9 +233,18 @@ function fitStrip() {
   const width = side ? Math.min(0.3 * innerWidth, 360) : strip.clientWidth;
   const height = side ? innerHeight - top - 8 : 0.22 * innerHeight;
   const size = flatSize(round.positions);
-  const { cols, unit } = fitCards(view.minis.size, size, width, height, CARD_EXTRA, 4);
-  strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
-  for (const entry of view.minis.values()) entry.board.layout(unit);
+  const fit = (extra) => {
+    const { cols, unit } = fitCards(view.minis.size, size, width, height, extra, 4);
+    strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+    for (const entry of view.minis.values()) entry.board.layout(unit);
+  };
+  fit(CARD_EXTRA);
+  // A long name or count wraps rather than being cut: where that makes a
+  // card taller than reckoned, fit again with the text's real height.
+  const tallest = Math.max(
+    ...[...view.minis.values()].map((e) => e.li.offsetHeight - e.board.el.offsetHeight + 6),
+  );
+  if (tallest > CARD_EXTRA[1]) fit([CARD_EXTRA[0], tallest]);
 }
 addEventListener("resize", fitStrip);
 
