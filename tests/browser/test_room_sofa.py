@@ -33,7 +33,7 @@ WIDER = """() => {
   // The part of an element that shows: clipped by each ancestor that hides
   // its overflow (a row of chips slides its oldest out of sight).
   const shown = (el) => {
-    let r = el.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
     let [l, rt] = [r.left, r.right];
     for (let p = el.parentElement; p; p = p.parentElement) {
       if (getComputedStyle(p).overflowX === 'visible') continue;
@@ -47,7 +47,8 @@ WIDER = """() => {
     .filter((el) => !el.closest('.visually-hidden'))  // clipped to a pixel
     .map((el) => [el, shown(el)])
     .filter(([, [l, r]]) => r > l && (l < -1 || r > innerWidth + 1))
-    .map(([el, [l, r]]) => `${el.tagName}#${el.id}.${el.className} [${l | 0}, ${r | 0}]`);
+    .map(([el, [l, r]]) => `${el.tagName}#${el.id}.${el.className}`
+      + ` [${l | 0}, ${r | 0}]`);
 }"""
 # Whether a pile's canvas draws anything: covered, it is not shown at all.
 DRAWN = "(sel) => getComputedStyle(document.querySelector(sel + ' canvas')).visibility"
