@@ -222,6 +222,8 @@ function renderStrip(round) {
 // Each card round its pile: padding, border and gap across; the name and
 // the count lines, padding and gap down (CSS px, as rooms.css draws them).
 const CARD_EXTRA = [22, 46];
+// The narrowest card whose name and count read whole ("16 matches").
+const CARD_MIN_PX = 84;
 
 /** Every racer's card on screen: the strip's columns and pile scale. */
 function fitStrip() {
@@ -234,7 +236,8 @@ function fitStrip() {
   const height = side ? innerHeight - top - 8 : 0.22 * innerHeight;
   const size = flatSize(round.positions);
   const fit = (extra) => {
-    const { cols, unit } = fitCards(view.minis.size, size, width, height, extra, 4);
+    const most = Math.floor(width / CARD_MIN_PX);
+    const { cols, unit } = fitCards(view.minis.size, size, width, height, extra, 4, most);
     strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
     for (const entry of view.minis.values()) entry.board.layout(unit);
   };
