@@ -16,6 +16,7 @@ from django.utils.csp import CSP
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 from config.env import redis_url as env_redis_url
+from config.local_network import LocalNetwork
 from config.secret import install_key, production_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -39,7 +40,13 @@ SECRET_KEY = (
 DEAL_SECRET = env_str("DEAL_SECRET") or install_key(BASE_DIR / "var" / "deal_secret")
 # ---------------------------------------------------------------------------
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# Production names its hosts. The embedded default also lets in phones on
+# the same network (`HOST=0.0.0.0 make run`), which open this machine by a
+# private address or a `.local` name (config/local_network.py).
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS",
+    ["127.0.0.1", "localhost", "[::1]"] + ([] if PRODUCTION else [LocalNetwork()]),
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [

@@ -88,13 +88,24 @@ def _late_racer(member: Member, now: datetime) -> Callable[[State], State]:
     return rule
 
 
-def _require_welcome(room: Room, player: Player) -> None:
-    if player.pk in room.removed:
-        raise Forbidden("removed", gettext("the host removed you from this room"))
+def refusal(room: Room, player: Player | None) -> Forbidden | None:
+    """Why `player` (not seated; None: a visitor with no player yet) may not
+    join `room`, or None. A person the host removed is refused by their
+    player (their cookie or account); the removal also locked the room, so
+    a fresh cookie is refused as a newcomer until the host opens it."""
+    if player is not None and player.pk in room.removed:
+        return Forbidden("removed", gettext("The host removed you from this room."))
     if room.locked:
-        raise Forbidden(
-            "locked", gettext("the host has locked this room to new players")
+        return Forbidden(
+            "locked",
+            gettext("The host has locked this room: nobody new can join for now."),
         )
+    return None
+
+
+def _require_welcome(room: Room, player: Player) -> None:
+    if (refused := refusal(room, player)) is not None:
+        raise refused
 
 
 def join_room(code: str, player: Player, name: str) -> Room:
@@ -204,7 +215,10 @@ def leave(code: str, player: Player) -> Room:
 
 def remove_member(code: str, player: Player, seat: int) -> Room:
     """The host takes a person out of the room (as if they had left), and
-    they cannot join it again. Bots go with remove_bot."""
+    they cannot join it again by their cookie or account. The room locks
+    too: with a fresh cookie they would be a newcomer, and newcomers now
+    wait for the host's say (opening the room lets everyone in, them
+    included). Bots go with remove_bot."""
     with room_change(code, host=player) as change:
         room = change.room
         member = room.members.filter(seat=seat, bot_level="").first()
@@ -218,20 +232,25 @@ def remove_member(code: str, player: Player, seat: int) -> Room:
                 "host_seat", gettext("the host leaves with leave, not remove")
             )
         room.removed = [*room.removed, member.player_id]
-        change.room_fields("removed")
+        room.locked = True
+        change.room_fields("removed", "locked")
         _unseat(change, member)
+        change.events.append(("room", room_json(room, members_of(room))))
     unseated_on_commit(room.code, member.seat)  # after the events
     return room
 
 
 def lock_room(code: str, player: Player, locked: bool) -> Room:
     """The host closes (or opens again) the room to new members; those
-    seated stay."""
+    seated stay. Opening it is the host's say that everyone may come in,
+    those removed before included."""
     with room_change(code, host=player) as change:
         room = change.room
         if room.locked != locked:
             room.locked = locked
-            change.room_fields("locked")
+            if not locked:
+                room.removed = []
+            change.room_fields("locked", "removed")
             change.events.append(("room", room_json(room, members_of(room))))
     return room
 

@@ -5,8 +5,14 @@ cookie the websocket then recognises); everything after that happens on the
 room's websocket (docs/protocol.md).
 """
 
+import ipaddress
+
+import segno
 from django.http import Http404
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -24,6 +30,7 @@ from rooms import actions
 from rooms.forms import JoinForm, NameForm, WatchForm
 from rooms.models import Room
 from rooms.moves import PAUSES_PER_DEAL
+from rooms.seats import refusal
 
 
 def _open_room(code: str) -> Room:
@@ -31,6 +38,31 @@ def _open_room(code: str) -> Room:
     if room is None:
         raise Http404(gettext("No such room: check the code, or host a new room."))
     return room
+
+
+def _invite(request, code: str) -> dict:
+    """The room's invite link, and the same as a QR code a phone's camera
+    opens: an SVG drawn here (no script, no image request), dark on light
+    with the quiet zone the standard asks, scaled by CSS."""
+    url = request.build_absolute_uri(reverse("rooms:room", args=[code]))
+    svg = segno.make(url, error="m", micro=False).svg_inline(
+        scale=1, border=4, omitsize=True, dark="#111", light="#fff", svgclass="qr"
+    )
+    # Safe: the URL is in it only as the code's modules, never as text. Its
+    # name is the figure's round it (the templates' "QR code to join").
+    qr: SafeString = mark_safe(svg.replace("<svg ", '<svg aria-hidden="true" ', 1))
+    # A link to this machine's loopback opens nothing on a phone: say how
+    # to serve friends on the same network instead (the README's way).
+    host = split_domain_port(request.get_host())[0].strip("[]")
+    loopback = host == "localhost" or _is_loopback(host)
+    return {"invite_url": url, "invite_qr": qr, "invite_loopback": loopback}
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _name(request) -> str:
@@ -91,7 +123,8 @@ def watch(request):
     if form.is_valid():
         code = form.cleaned_data["code"]
         if Room.objects.open().filter(code=code).exists():
-            return render(request, "rooms/watch.html", {"code": code})
+            context = {"code": code, **_invite(request, code)}
+            return render(request, "rooms/watch.html", context)
         CODE_GUESSES.hit(request)
         form.add_error("code", gettext("No open room has that code."))
     status = 400 if form.is_bound else 200
@@ -120,9 +153,14 @@ def room(request, code: str):
         return render(request, "rooms/join.html", context, status=400)
     known = known_player(request)
     if known is None or not room.members.filter(player=known).exists():
+        # Whoever may not join is told why before typing anything: a
+        # removed person, or anyone new at a locked room.
+        refused = refusal(room, known)
         form = NameForm(initial={"name": _name(request)})
-        return render(request, "rooms/join.html", {"room": room, "form": form})
-    return render(request, "rooms/room.html", {"room": room})
+        context = {"room": room, "form": form, "refused": refused}
+        return render(request, "rooms/join.html", context)
+    context = {"room": room, "pauses": PAUSES_PER_DEAL, **_invite(request, room.code)}
+    return render(request, "rooms/room.html", context)
 
 
 def rules(request):

@@ -48,6 +48,17 @@ def daphne_cmd(fd: int) -> list[str]:
     ]
 
 
+def lan_address() -> str:
+    """This machine's address on its local network, as phones there open it:
+    the source address of a route out (connecting UDP sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1, routed nowhere
+            return probe.getsockname()[0]
+        except OSError:  # no network: the mDNS name, if the machine has one
+            return f"{socket.gethostname()}.local"
+
+
 def background_cmds(parts: set[str]) -> dict[str, list[str]]:
     celery = [PY, "-m", "celery", "-A", "config", "--quiet"]
     cmds = {
@@ -193,6 +204,8 @@ def main() -> int:
         log.info(
             "Tiles is running at http://%s:%d/ (Ctrl+C stops it)", args.host, args.port
         )
+    if "web" in args.parts and not production and args.host in ("0.0.0.0", "::"):
+        log.info("Phones on this network open http://%s:%d/", lan_address(), args.port)
     try:
         while not stopping:
             now = time.monotonic()

@@ -5,12 +5,13 @@ Every refusal is a clear error and changes nothing."""
 import pytest
 from channels.db import database_sync_to_async
 
+from accounts.players import GUEST_COOKIE
 from games.errors import ActionError
 from rooms import actions
 from rooms.actions import PAUSES_PER_DEAL
 from rooms.models import Member, Room
 from rooms.race import LATE_JOIN_MS
-from tests.room_helpers import person
+from tests.room_helpers import guest_cookie_value, person
 from tests.run_helpers import Browser
 from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)
     fresh_layer,
@@ -132,6 +133,42 @@ class TestHost:
         assert response.status_code == 400
         assert b"locked" in response.content
         assert Member.objects.filter(room=room).count() == 2
+
+
+class TestRemovedStayOut:
+    """A removed person does not get back in without the host's say: not by
+    their own cookie or account, nor as a newcomer with a fresh cookie."""
+
+    def test_a_fresh_cookie_does_not_get_back_in(self, room, ann, bob):
+        actions.remove_member(room.code, ann, 1)
+        assert Room.objects.get(pk=room.pk).locked  # the removal locked it
+        refused("removed", actions.join_room, room.code, bob, "Bob")
+        fresh = person("Bob")  # cookies cleared: a new guest
+        refused("locked", actions.join_room, room.code, fresh, "Bob")
+        response = Browser().form(f"/r/{room.code}", {"name": "Bob"})
+        assert response.status_code == 400 and b"locked" in response.content
+        assert room.members.count() == 1
+
+    def test_the_host_lets_them_in_again(self, room, ann, bob):
+        actions.remove_member(room.code, ann, 1)
+        actions.lock_room(room.code, ann, False)
+        actions.join_room(room.code, bob, "Bob")
+        assert room.members.filter(player=bob).exists()
+
+    def test_a_removed_person_is_told_why_before_typing(self, room, ann, bob, client):
+        actions.remove_member(room.code, ann, 1)
+        client.cookies[GUEST_COOKIE] = guest_cookie_value(bob)
+        page = client.get(f"/r/{room.code}")
+        assert page.status_code == 200
+        assert b"The host removed you from this room." in page.content
+        assert b'id="join-form"' not in page.content
+
+    def test_a_locked_rooms_link_says_so_before_typing(self, room, ann, client):
+        actions.lock_room(room.code, ann, True)
+        page = client.get(f"/r/{room.code}")
+        assert page.status_code == 200
+        assert b'data-reason="locked"' in page.content
+        assert b'id="join-form"' not in page.content
 
 
 @pytest.mark.django_db(transaction=True)

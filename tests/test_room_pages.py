@@ -57,3 +57,23 @@ def test_a_closed_or_unknown_room_is_not_found():
     actions.leave(room.code, ann)
     assert Browser().client.get(f"/r/{room.code}").status_code == 404
     assert Browser().client.get("/r/QQQQQ").status_code == 404
+
+
+def test_the_room_page_and_the_tv_show_the_invite_link_as_a_qr_code():
+    """The QR code is the invite link the page shows (the same modules as
+    the link's own code), an SVG in the page with its accessible name."""
+    import segno
+
+    me = Browser()
+    response = me.form("/rooms/host", {"name": "Ann"})
+    code = response.url.rsplit("/", 1)[1]
+    invite = f"http://testserver/r/{code}"
+    modules = segno.make(invite, error="m", micro=False).svg_inline(scale=1)
+    path = modules[modules.index(' d="') :].split('"')[1]
+    for page in (
+        me.client.get(response.url),
+        me.client.get(f"/watch?code={code}"),
+    ):
+        html = page.content.decode()
+        assert 'role="img" aria-label="QR code to join"' in html
+        assert f'd="{path}"' in html and invite in html

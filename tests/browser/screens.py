@@ -155,10 +155,19 @@ def _play_to_a_dead_end(room: Room, player, seed: int) -> int:
     """Take legal pairs on the server for `player` until no two free tiles
     match (random play on a Turtle soon gets there); the pairs taken."""
     time.sleep(BUILT_S)
+    line = dead_end_line(room, seed)
+    for move, pair in enumerate(line):
+        actions.take_pair(room.code, player, *pair, move)
+    return len(line)
+
+
+def dead_end_line(room: Room, seed: int) -> list[tuple[int, int]]:
+    """Pairs that, taken in order from the room's deal, leave no two free
+    tiles that match (random play on a Turtle soon gets there)."""
     rnd = Room.objects.get(pk=room.pk).current_round
     deal = generate_deal(rnd.layout(), rnd.seed)
     rng = random.Random(seed)
-    for _ in range(50):
+    for _ in range(80):
         board = Board(deal.layout, deal.faces)
         line = []
         while board.free_pairs():
@@ -166,12 +175,8 @@ def _play_to_a_dead_end(room: Room, player, seed: int) -> int:
             board.take(*pair)
             line.append(pair)
         if not board.cleared:
-            break
-    else:
-        raise AssertionError("no dead end found")
-    for move, pair in enumerate(line):
-        actions.take_pair(room.code, player, *pair, move)
-    return len(line)
+            return line
+    raise AssertionError("no dead end found")
 
 
 def clear(room: Room, player) -> None:

@@ -87,11 +87,10 @@ def test_the_room_connects_and_the_host_removes_and_locks(
     ann.screenshot(path=artifacts / "room-host-manners-phone.png")
     ann.set_viewport_size(LAPTOP)
     ann.click("#manners-people button")
-    # Bob's page is closed as not seated and reloads to the join form.
-    bob.wait_for_selector("#join-form", timeout=WAIT_MS)
+    ann.click("#remove-yes")  # Remove asks first
+    # Bob's page is closed as not seated and reloads to say why.
+    bob.wait_for_selector("#join-refused", timeout=WAIT_MS)
     room = Room.objects.get(code=code)
     assert room.locked and room.members.count() == 1
-    bob.fill("#join-form input[name=name]", "Bob")
-    bob.click("#join-form button[type=submit]")
-    assert "removed you" in bob.inner_text("#join-form")
+    assert "removed you" in bob.inner_text("#join-refused")
     assert violations == [] and bob_violations == []

@@ -84,11 +84,13 @@ export function flatSize(positions) {
  * How to lay `n` racers' cards into a box of `width` x `height` CSS px so
  * that every card shows and the piles are as large as they can be: the
  * number of columns and the pile's scale (at most `maxUnit`). `extra` is
- * what each card adds round its pile (padding, gaps, the text), [x, y] px.
+ * what each card adds round its pile (padding, gaps, the text), [x, y] px;
+ * `maxCols` keeps cards wide enough for their text.
  */
-export function fitCards(n, size, width, height, extra, maxUnit) {
-  let best = { cols: Math.max(1, n), unit: 0 };
-  for (let cols = 1; cols <= n; cols++) {
+export function fitCards(n, size, width, height, extra, maxUnit, maxCols = n) {
+  const most = Math.max(1, Math.min(n, maxCols));
+  let best = { cols: most, unit: 0 };
+  for (let cols = 1; cols <= most; cols++) {
     const rows = Math.ceil(n / cols);
     const unit = Math.min(
       maxUnit,

@@ -2,16 +2,18 @@
 // a person out of the room, and lock it to new players. Shown to the host
 // only, on every screen of the room.
 
-import { gettext } from "../i18n.js";
+import { fill, gettext } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
+let removing = null; // the seat the confirmation asks about
 
-export function renderManners(state, mySeat, act) {
+export function renderManners(state, mySeat) {
   const box = $("host-manners");
   const hosting = state.room.host_seat === mySeat;
   box.hidden = !hosting;
   if (!hosting) return;
   $("lock-room").checked = Boolean(state.room.locked);
+  $("lock-note").hidden = !state.room.locked;
   const people = state.members.filter((m) => !m.bot && m.seat !== mySeat);
   $("manners-people").replaceChildren(
     ...people.map((m) => {
@@ -20,7 +22,12 @@ export function renderManners(state, mySeat, act) {
       remove.type = "button";
       remove.textContent = gettext("Remove");
       remove.dataset.seat = m.seat;
-      remove.addEventListener("click", () => act("remove", { seat: m.seat }));
+      // A removal cannot be taken back by the one removed: ask first.
+      remove.addEventListener("click", () => {
+        removing = m.seat;
+        $("remove-title").textContent = fill(gettext("Remove %(name)s from the room?"), { name: m.name });
+        $("remove-confirm").showModal();
+      });
       li.append(m.name, " ", remove);
       return li;
     }),
@@ -32,4 +39,9 @@ export function listenManners(act) {
   $("lock-room").addEventListener("change", (e) =>
     act("lock", { locked: e.target.checked }),
   );
+  $("remove-yes").addEventListener("click", () => {
+    $("remove-confirm").close();
+    if (removing !== null) act("remove", { seat: removing });
+    removing = null;
+  });
 }

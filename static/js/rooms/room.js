@@ -4,7 +4,7 @@
 // the server.
 
 import { keepShading, shadingOn } from "../board/prefs.js";
-import { digits, fill, gettext } from "../i18n.js";
+import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
 import { listenManners, renderManners } from "./manners.js";
@@ -126,7 +126,7 @@ function render(state) {
   $("lobby").hidden = status !== "lobby";
   $("game").hidden = status !== "game";
   renderMembers(state);
-  renderManners(state, conn.seat, act);
+  renderManners(state, conn.seat);
   $("host-lobby").hidden = !isHost();
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
@@ -167,11 +167,14 @@ function renderGame(state) {
   $("together").hidden = !round || !shared;
   $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
+  showPausesLeft(round);
   if (shared) {
     together.render(round);
     // One who watches until the next deal cannot pause the others' game.
     $("t-pause").hidden = !inPlay || !me || round.paused;
     $("t-resume").hidden = !inPlay || !me || !round.paused;
+    // Paused, the pile is covered, not dimmed: nobody studies it for free.
+    $("t-pile").classList.toggle("covered", round.paused);
     $("t-paused").hidden = !round.paused;
     $("t-paused").disabled = !me;
     $("t-paused").textContent = me ? gettext("Paused: tap to go on") : gettext("Paused");
@@ -192,7 +195,7 @@ function buildRound(round) {
 }
 
 function renderStrip(round) {
-  let added = false;
+  let added = false; // a card added, or its text changed shape
   for (const racer of round.racers) {
     let entry = view.minis.get(racer.seat);
     if (!entry) {
@@ -206,6 +209,8 @@ function renderStrip(round) {
       added = true;
     }
     const note = RACER_STATUS[racer.status];
+    // A status note can wrap the count onto a second line: fit again.
+    if (entry.li.dataset.status !== racer.status) added = true;
     entry.name.textContent = racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
     entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
@@ -218,6 +223,8 @@ function renderStrip(round) {
 // Each card round its pile: padding, border and gap across; the name and
 // the count lines, padding and gap down (CSS px, as rooms.css draws them).
 const CARD_EXTRA = [22, 46];
+// The narrowest card whose name and count read whole ("16 matches").
+const CARD_MIN_PX = 84;
 
 /** Every racer's card on screen: the strip's columns and pile scale. */
 function fitStrip() {
@@ -229,9 +236,19 @@ function fitStrip() {
   const width = side ? Math.min(0.3 * innerWidth, 360) : strip.clientWidth;
   const height = side ? innerHeight - top - 8 : 0.22 * innerHeight;
   const size = flatSize(round.positions);
-  const { cols, unit } = fitCards(view.minis.size, size, width, height, CARD_EXTRA, 4);
-  strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
-  for (const entry of view.minis.values()) entry.board.layout(unit);
+  const fit = (extra) => {
+    const most = Math.floor(width / CARD_MIN_PX);
+    const { cols, unit } = fitCards(view.minis.size, size, width, height, extra, 4, most);
+    strip.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+    for (const entry of view.minis.values()) entry.board.layout(unit);
+  };
+  fit(CARD_EXTRA);
+  // A long name or count wraps rather than being cut: where that makes a
+  // card taller than reckoned, fit again with the text's real height.
+  const tallest = Math.max(
+    ...[...view.minis.values()].map((e) => e.li.offsetHeight - e.board.el.offsetHeight + 6),
+  );
+  if (tallest > CARD_EXTRA[1]) fit([CARD_EXTRA[0], tallest]);
 }
 addEventListener("resize", fitStrip);
 
@@ -305,11 +322,44 @@ function tick() {
   if (round.mode === "race" && canPlay(round, me) !== race.canPlay) renderBoard(round, me);
   const own = ownMs(round, me, conn.serverNow());
   $("clock").textContent = clockText(own);
-  $("limit").textContent = round.limit_ms
-    ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
-    : "";
+  // Once this racer is done (or the race is), the bar shows the result.
+  const done = me.status !== "playing" || round.status !== "racing";
+  $("limit").textContent = done
+    ? (RACER_STATUS[me.status] || gettext("race over"))
+    : round.limit_ms
+      ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
+      : "";
 }
 setInterval(tick, 250);
+
+// Pauses are counted per player and deal (the rules page): the page counts
+// the ones the server accepted, kept for the deal across a reload, and
+// the server's refusal when none are left sets it straight.
+const PAUSES = Number(root.dataset.pauses);
+const pausesKey = (round) => `tiles.rooms.pauses.${root.dataset.code}.${round.number}`;
+const pausesUsed = (round) => Number(sessionStorage.getItem(pausesKey(round))) || 0;
+
+async function pause() {
+  const round = conn.state?.round;
+  if (!round) return;
+  const reply = await act("pause");
+  const used = reply.type === "error" ? (reply.code === "no_pauses_left" ? PAUSES : null) : pausesUsed(round) + 1;
+  if (used !== null) sessionStorage.setItem(pausesKey(round), String(used));
+  showPausesLeft(round);
+}
+
+function showPausesLeft(round) {
+  const left = Math.max(0, PAUSES - pausesUsed(round));
+  const label = left
+    ? fill(ngettext("Pause: %(n)s left", "Pause: %(n)s left", left), { n: digits(left) })
+    : gettext("No pauses left this deal");
+  for (const id of ["pause", "t-pause"]) {
+    const button = $(id);
+    button.disabled = left === 0;
+    button.setAttribute("aria-label", label);
+    button.querySelector(".pauses-left").textContent = digits(left);
+  }
+}
 
 function restoreChoices() {
   const form = $("deal-form");
@@ -351,10 +401,10 @@ $("safety").addEventListener("click", () => race.backToSafety());
 $("stuck-safety").addEventListener("click", () => race.backToSafety());
 $("shuffle").addEventListener("click", () => act("shuffle"));
 $("stop").addEventListener("click", () => act("stop"));
-$("pause").addEventListener("click", () => act("pause"));
+$("pause").addEventListener("click", pause);
 $("resume").addEventListener("click", () => act("resume"));
 $("end-now").addEventListener("click", () => act("end_now"));
-$("t-pause").addEventListener("click", () => act("pause"));
+$("t-pause").addEventListener("click", pause);
 $("t-resume").addEventListener("click", () => act("resume"));
 $("paused-cover").addEventListener("click", () => act("resume"));
 $("t-paused").addEventListener("click", () => act("resume"));

@@ -101,6 +101,18 @@ export function renderSeats(list, round, { me = null } = {}) {
   return cards;
 }
 
+/** What a pair that left no pair did: the pile laid out again and the
+ * points its taker lost, or the game's end when no layout could help. */
+export function stuckText(round, move, relaid) {
+  if (!relaid) return gettext("No pairs left, and no new layout could help: the game is over.");
+  const name = round.seats.find((s) => s.seat === move.seat)?.name ?? "";
+  if (!move.penalty) return gettext("No pairs left: the pile was laid out again.");
+  return fill(gettext("No pairs left: the pile was laid out again, −%(points)s for %(name)s"), {
+    points: digits(move.penalty),
+    name,
+  });
+}
+
 export class TogetherView {
   /**
    * @param els {pile, strip, turn, countdown, hint, fit, message, standings, standingsList}
@@ -179,12 +191,15 @@ export class TogetherView {
       this.flyToCard(move, this.faces);
       this.scene.fly(a, b, true);
     }
-    if (round.faces.join() !== this.faces.join()) {
+    const relaid = round.faces.join() !== this.faces.join();
+    if (relaid) {
       // The pile was stuck and laid out again.
       this.faces = round.faces;
       this.scene.setFaces(round.faces);
       this.scene.hopAll();
     }
+    const stuck = fresh.filter((m) => m.stuck).at(-1);
+    if (stuck) this.say(stuckText(round, stuck, relaid));
     if (!fresh.length) this.scene.setStanding(standing);
     this.scene.followPile(standing);
   }

@@ -1,23 +1,25 @@
 // The watch page (a TV or laptop showing a room): read-only, no seat. The
 // server sends a full state whenever the room changed (at most twice a
-// second, docs/protocol.md "Watchers"). Race: the pile of the best-placed
-// racer still playing, in 3D and turning slowly, above every racer's pile
-// from above with their matches. Together: the shared pile turning slowly,
-// the players' cards under it, whose turn it is lit. Both end with the
-// final standings.
+// second, docs/protocol.md "Watchers"). Waiting: who is in the room and how
+// to join (the QR code, the link, the code). Race: the pile of the
+// best-placed racer still playing, in 3D and as large as the stage allows,
+// beside every racer's pile from above with their matches, the race's
+// clock and time left in the header. Together: the shared pile, the
+// players' cards under it, whose turn it is lit. Both end with the final
+// standings; paused, the pile is covered.
 
 import { BoardScene } from "../board/scene.js";
-import { digits, fill, gettext, layoutName } from "../i18n.js";
+import { digits, fill, gettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
-import { clockText, matchesText, standingOf } from "./state.js";
-import { renderSeats, turnLeftMs } from "./together.js";
+import { clockText, matchesText, raceMs, standingOf } from "./state.js";
+import { renderSeats, stuckText, turnLeftMs } from "./together.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("watch");
-// The pile turns once round in about a minute and a half.
-const TURN_RADIANS_PER_S = (2 * Math.PI) / 90;
-const TURN_EVERY_MS = 100;
+// The piles as the host's deal form names them.
+const PILE_NAMES = { big: gettext("Big (Turtle, 144)"), small: gettext("Small (32)") };
+const MESSAGE_MS = 6000;
 const STATUS_TEXT = {
   connecting: gettext("connecting…"),
   online: gettext("live"),
@@ -48,13 +50,14 @@ window.tilesWatch = { conn, view };
 
 function scene() {
   if (!view.scene) {
+    // Framed as a player's pile is, from the front and as large as the
+    // stage allows: read from a sofa, the tiles' faces matter more than
+    // a turning view (which must leave room for every angle).
     view.scene = new BoardScene($("w-pile"), {
       onTap: () => {},
       onTable: () => {},
       onMovedChange: () => {},
     });
-    // The pile turns all the time: frame it whole at every angle.
-    view.scene.view.sphere = true;
   }
   return view.scene;
 }
@@ -88,12 +91,19 @@ function render(state) {
   root.dataset.status = round?.status ?? "";
   $("w-waiting").hidden = Boolean(round);
   $("w-stage").hidden = !round;
+  renderPeople(state);
   if (!round) {
     $("w-final").hidden = true;
     $("w-title").textContent = "";
     return;
   }
+  // Paused, the pile is covered: nobody studies it for free.
   $("w-paused").hidden = !round.paused;
+  $("w-pile").classList.toggle("covered", round.paused);
+  $("w-title").textContent = fill(
+    round.mode === "together" ? gettext("Together · %(layout)s") : gettext("Race · %(layout)s"),
+    { layout: PILE_NAMES[round.pile] ?? round.layout.name },
+  );
   if (round.mode === "together") renderTogether(round);
   else renderRace(round);
   tick();
@@ -103,16 +113,46 @@ function renderTogether(round) {
   $("w-seats").hidden = false;
   $("w-racers").hidden = true;
   $("w-leader").hidden = true;
-  $("w-title").textContent = fill(gettext("Together · %(layout)s"), { layout: layoutName(round.layout.name) });
   const standing = standingOf(round.standing, round.positions.length);
-  showPile(`${round.number}/shared`, round.positions, round.faces, standing);
+  const key = `${round.number}/shared`;
+  if (view.key === key && round.moves.length > view.moves) {
+    const stuck = round.moves.slice(view.moves).filter((m) => m.stuck).at(-1);
+    if (stuck) say(stuckText(round, stuck, round.faces.join() !== view.faces));
+  }
+  view.moves = round.moves.length;
+  showPile(key, round.positions, round.faces, standing);
   renderSeats($("w-seats"), round);
+  // The phones' standings, tie-break and all: level on points, the
+  // quicker average turn is placed first.
   renderFinal(
     round,
     round.standings.map((p) => {
       const seat = round.seats.find((s) => s.seat === p.seat);
-      const points = fill(gettext("%(n)s points"), { n: digits(p.points) });
+      const pace = digits((p.average_ms / 1000).toFixed(1));
+      const points = fill(gettext("%(points)s points (%(pace)s s a turn)"), { points: digits(p.points), pace });
       return [p.place, seat?.name ?? seatName(p.seat), points];
+    }),
+  );
+}
+
+/** A line over the pile for what just happened (a stuck pile laid out again). */
+function say(text) {
+  const el = $("w-message");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(view.messageTimer);
+  view.messageTimer = setTimeout(() => (el.hidden = true), MESSAGE_MS);
+}
+
+/** The waiting screen's list of who is in the room. */
+function renderPeople(state) {
+  const host = state.room.host_seat;
+  $("w-people").replaceChildren(
+    ...state.members.map((m) => {
+      const li = document.createElement("li");
+      li.dataset.seat = m.seat;
+      li.textContent = m.seat === host ? fill(gettext("%(name)s (host)"), { name: m.name }) : m.name;
+      return li;
     }),
   );
 }
@@ -134,7 +174,6 @@ function featured(round) {
 function renderRace(round) {
   $("w-seats").hidden = true;
   $("w-racers").hidden = false;
-  $("w-title").textContent = fill(gettext("Race · %(layout)s"), { layout: layoutName(round.layout.name) });
   const size = round.positions.length;
   const star = featured(round);
   if (star) {
@@ -187,14 +226,17 @@ const CARD_EXTRA_EM = [1.4, 3.4];
 function fitRacers() {
   const round = conn.state?.round;
   const list = $("w-racers");
-  if (!round || !view.minis.size) return;
+  if (!round || !view.minis.size || list.offsetParent === null) return;
   const em = parseFloat(getComputedStyle(list).fontSize);
   const extra = CARD_EXTRA_EM.map((x) => x * em);
+  // Beside the pile on a screen wider than tall, else in a band under it.
+  const side = matchMedia("(min-aspect-ratio: 4/3)").matches;
+  const height = side ? $("w-stage").clientHeight : 0.26 * innerHeight;
   const { cols, unit } = fitCards(
     view.minis.size,
     flatSize(round.positions),
     list.clientWidth,
-    0.28 * innerHeight,
+    height,
     extra,
     8,
   );
@@ -220,6 +262,16 @@ function tick() {
   const round = conn.state?.round;
   const turn = $("w-turn");
   const countdown = $("w-countdown");
+  if (round?.mode === "race") {
+    // The race's clock; with a time limit, the time left, as a countdown.
+    const ms = raceMs(round, conn.serverNow());
+    turn.textContent = round.status === "over" ? gettext("Race over") : clockText(ms);
+    const left = round.limit_ms && round.status === "racing" ? Math.max(0, round.limit_ms - ms) : null;
+    countdown.textContent = left === null ? "" : fill(gettext("%(time)s left"), { time: clockText(left) });
+    countdown.style.setProperty("--left", left === null ? 0 : left / round.limit_ms);
+    countdown.classList.toggle("low", left !== null && left <= 60000);
+    return;
+  }
   if (!round || round.mode !== "together" || round.status !== "playing") {
     turn.textContent = round?.status === "over" ? gettext("Game over") : "";
     countdown.textContent = "";
@@ -234,9 +286,4 @@ function tick() {
 }
 
 setInterval(tick, 250);
-setInterval(() => {
-  if (view.scene && conn.state?.round) {
-    view.scene.view.turn((TURN_RADIANS_PER_S * TURN_EVERY_MS) / 1000);
-  }
-}, TURN_EVERY_MS);
 conn.connect();
