@@ -6,6 +6,7 @@ at (tests/artifacts/looks-*.png)."""
 import pytest
 
 from tests.browser.chromium import PHONE
+from games.models import Run
 from tests.browser.helpers import take, the_run, wait_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -138,7 +139,7 @@ def test_no_sound_plays_before_the_first_tap_and_the_switch_is_kept(
 
 
 def cleared(page) -> None:
-    for a, b in the_run().witness:
+    for a, b in Run.objects.latest("created").witness:
         page.wait_for_timeout(300)
         take(page, a, b)
     page.locator("#result").wait_for(state="visible")
