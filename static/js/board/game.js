@@ -107,8 +107,8 @@ class Game {
       shakes: () => this.scene.shakes,
       sounds: () => this.sound.played,
       look: () => ({ ...this.scene.look, calm: this.scene.calm }),
-      // The face atlas as this page draws it, or with other numerals.
-      atlas: (numerals) => drawAtlas(document, numerals),
+      // The face atlas as this page draws it, or with other numerals or tile set.
+      atlas: (numerals, set) => drawAtlas(document, numerals, set),
       // The tile a tap at (x, y) would pick (its id), or null.
       pickAt: (x, y) => {
         const i = this.scene.pick(x, y);
