@@ -1,4 +1,5 @@
 import json
+from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, JsonResponse
@@ -82,7 +83,7 @@ def _locked_level(request: HttpRequest, key: str):
 
 # What the settings dialog offers (static/js/board/looks.js); anything else
 # sent is refused, so the account never keeps a look the page cannot draw.
-LOOKS = {
+LOOKS: dict[str, set[Any]] = {
     "set": {"classic", "large", "traditional"},
     "table": {"felt", "night", "wood", "slate"},
     "sound": {True, False},
@@ -106,7 +107,8 @@ def looks(request: HttpRequest) -> JsonResponse:
     except (UnicodeDecodeError, json.JSONDecodeError):
         data = None
     if not isinstance(data, dict) or any(
-        name not in LOOKS or value not in LOOKS[name]
+        name not in LOOKS
+        or value not in LOOKS[name]
         # True == 1 in a set: a number is not a switch.
         or (name in ("sound", "flat")) != isinstance(value, bool)
         for name, value in data.items()

@@ -24,7 +24,8 @@ def signed_in() -> tuple[Browser, Player]:
 
 def test_a_signed_in_players_looks_are_kept_with_the_account():
     me, player = signed_in()
-    answer = me.post("/play/api/looks", {"set": "large", "table": "night", "sound": False})
+    looks = {"set": "large", "table": "night", "sound": False}
+    answer = me.post("/play/api/looks", looks)
     assert answer.status_code == 200 and answer.json()["kept"] == "account"
     player.refresh_from_db()
     assert player.looks == {"set": "large", "table": "night", "sound": False}

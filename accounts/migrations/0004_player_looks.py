@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_player_language'),
+        ("accounts", "0003_player_language"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='looks',
+            model_name="player",
+            name="looks",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

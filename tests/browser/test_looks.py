@@ -5,8 +5,8 @@ at (tests/artifacts/looks-*.png)."""
 
 import pytest
 
-from tests.browser.chromium import PHONE
 from games.models import Run
+from tests.browser.chromium import PHONE
 from tests.browser.helpers import take, the_run, wait_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +39,8 @@ window.AudioContext = class extends Real {
 def board_page(chromium, base, slug="small", viewport=PHONE, language="en", **options):
     context = chromium.new_context(bypass_csp=True, viewport=viewport, **options)
     if language != "en":
-        context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+        cookie = {"name": "django_language", "value": language, "url": base}
+        context.add_cookies([cookie])
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -117,8 +118,8 @@ def test_no_sound_plays_before_the_first_tap_and_the_switch_is_kept(
     assert page.evaluate("window.audioLog") == {"contexts": 0, "started": 0}
     # The first tap on a free tile: it lifts with a sound.
     run = the_run()
-    free = page.evaluate("[...document.querySelectorAll('#free-tiles button')].map(b => +b.dataset.tile)")
-    point = page.evaluate(f"window.tilesBoard.tappable({free[0]})")
+    free = page.locator("#free-tiles button").first.get_attribute("data-tile")
+    point = page.evaluate(f"window.tilesBoard.tappable({free})")
     page.mouse.click(point["x"], point["y"])
     page.wait_for_function("window.audioLog.started > 0")
     assert page.evaluate("window.audioLog.contexts") == 1
@@ -128,7 +129,8 @@ def test_no_sound_plays_before_the_first_tap_and_the_switch_is_kept(
     page.reload()
     wait_settled(page)
     page.get_by_role("button", name="Settings").click()
-    assert page.get_by_role("button", name="Sound", exact=True).get_attribute("aria-pressed") == "false"
+    sound = page.get_by_role("button", name="Sound", exact=True)
+    assert sound.get_attribute("aria-pressed") == "false"
     page.keyboard.press("Escape")
     a, b = run.witness[0]
     point = page.evaluate(f"window.tilesBoard.tappable({a})")
@@ -151,7 +153,7 @@ def test_a_clear_is_celebrated_and_calm_when_asked(chromium, live_server, artifa
     cleared(page)
     pieces = page.locator("#celebration .piece")
     assert pieces.count() > 10
-    assert page.evaluate("document.querySelector('#celebration .piece').getAnimations().length") == 1
+    assert pieces.first.evaluate("(el) => el.getAnimations().length") == 1
     page.wait_for_timeout(500)
     page.screenshot(path=artifacts / "looks-phone-celebration.png")
     page.context.close()
@@ -160,8 +162,8 @@ def test_a_clear_is_celebrated_and_calm_when_asked(chromium, live_server, artifa
     assert page.evaluate("window.tilesBoard.look().calm") is True
     cleared(page)
     assert page.locator("#celebration .piece").count() > 10
-    moving = page.evaluate(
-        "[...document.querySelectorAll('#result *')].some((el) => el.getAnimations().length)"
+    moving = page.locator("#result *").evaluate_all(
+        "(els) => els.some((el) => el.getAnimations().length)"
     )
     assert moving is False
     page.screenshot(path=artifacts / "looks-phone-celebration-calm.png")
@@ -189,12 +191,13 @@ def test_the_header_fits_one_line_on_a_phone(chromium, live_server):
         page, _ = board_page(chromium, live_server.url, language=language)
         for path in ("/", "/play/small/"):
             page.goto(live_server.url + path)
-            tops = page.evaluate(
-                "[...document.querySelectorAll('.site-header a, .site-header button')]"
-                ".filter((el) => el.offsetParent).map((el) => el.getBoundingClientRect().top)"
+            tops = page.locator(".site-header a, .site-header button").evaluate_all(
+                "(els) => els.filter((el) => el.offsetParent)"
+                ".map((el) => el.getBoundingClientRect().top)"
             )
             assert max(tops) - min(tops) < 12, (language, path, tops)
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390, (language, path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (language, path)
         page.context.close()
 
 
@@ -204,7 +207,9 @@ def test_screenshots_of_every_tile_set(chromium, live_server, artifacts, slug):
     tables = {"classic": "felt", "large": "night", "traditional": "wood"}
     for language in ("en", "ne"):
         for size, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
-            page, errors = board_page(chromium, live_server.url, slug, viewport, language)
+            page, errors = board_page(
+                chromium, live_server.url, slug, viewport, language
+            )
             for name in SETS:
                 page.evaluate(
                     f"localStorage.setItem('tiles.set', '{name}');"
@@ -215,6 +220,7 @@ def test_screenshots_of_every_tile_set(chromium, live_server, artifacts, slug):
                 # A reloaded run comes back paused.
                 page.locator("#pause-cover").click()
                 wait_settled(page)
-                page.screenshot(path=artifacts / f"looks-{slug}-{name}-{size}-{language}.png")
+                shot = f"looks-{slug}-{name}-{size}-{language}.png"
+                page.screenshot(path=artifacts / shot)
             assert errors == []
             page.context.close()

@@ -230,7 +230,9 @@ ATLAS_CELLS = """async (set) => {
 
 
 @pytest.mark.parametrize("tile_set", ["classic", "large", "traditional"])
-def test_the_face_atlas_prints_devanagari_on_every_suit(chromium, live_server, tile_set):
+def test_the_face_atlas_prints_devanagari_on_every_suit(
+    chromium, live_server, tile_set
+):
     page, _ = nepali_page(chromium, live_server.url)
     page.goto(live_server.url + "/play/small/")
     assert page.locator("html").get_attribute("lang") == "ne"
