@@ -11,6 +11,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from accounts.players import known_player
+from games import play
 from games.boards import (
     BoardLocked,
     UnknownBoard,
@@ -22,12 +23,35 @@ from games.boards import (
 from games.engine.catalogue import UnknownLayout
 from games.layout_svg import pile_svg
 from games.layouts import playable_layout, playable_layouts
+from games.models import Run
 
 
 def home(request):
     # The pictures hold only numbers the code put there, so they are safe.
     cards = [(lay, mark_safe(pile_svg(lay))) for lay in playable_layouts()]
-    return render(request, "home.html", {"cards": cards})
+    return render(request, "home.html", {"cards": cards, "last": _last_game(request)})
+
+
+def _last_game(request: HttpRequest) -> dict | None:
+    """The player's game still in play, latest first: the home page's lead."""
+    player = known_player(request)
+    if player is None:
+        return None
+    run = (
+        Run.objects.filter(player=player, status__in=play.IN_PLAY)
+        .order_by("-updated")
+        .first()
+    )
+    if run is None:
+        return None
+    url = reverse("games:board", args=[run.layout_slug])
+    if run.board_key != free_key(run.layout_slug):
+        url += "?" + urlencode({"board": run.board_key})
+    try:
+        title = board_title(run.board_key, gettext(run.layout_name))
+    except (LookupError, ValueError):
+        title = gettext(run.layout_name)
+    return {"url": url, "title": title, "left": len(run.tiles) - 2 * len(run.moves)}
 
 
 # The page's script reads the CSRF token from the cookie for its API calls.

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import Player
 from games.models import BestTime
-from tests.run_helpers import Browser
+from tests.run_helpers import Browser, witness_of
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +102,15 @@ def test_the_profile_names_boards_as_people_say_them():
     assert "Turtle" in page
     assert ">daily:" not in page and ">level:" not in page
     assert "daily:2026" not in page.replace('data-board="daily:2026-12-02:small"', "")
+
+
+def test_the_home_page_leads_with_the_game_in_play():
+    me = Browser()
+    assert 'id="continue"' not in me.client.get("/").content.decode()
+    run = me.start("free:small").json()
+    me.take(run, *witness_of(run["id"])[0])
+    page = me.client.get("/").content.decode()
+    assert 'id="continue" href="/play/small/"' in page
+    assert "Small: 30 tiles left" in page
+    # Today's daily is the next card.
+    assert page.index('id="continue"') < page.index('class="mode lead" href="/daily/"')

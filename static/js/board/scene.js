@@ -52,8 +52,11 @@ const TOUCH_RADIUS = 14;
 const WHITE = new THREE.Color(1, 1, 1);
 const SHADE = new THREE.Color(0.5, 0.52, 0.56);
 const PICKED = new THREE.Color(1.0, 0.84, 0.48);
-const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
-const HINT = new THREE.Color(0.5, 1.0, 0.6);
+// The keyboard's focus and the hint must stand out on a busy pile: strong
+// tints, and the focused tile lifts a little (half a pick's lift).
+const FOCUS = new THREE.Color(0.55, 0.78, 1.25);
+const FOCUS_LIFT = 0.5;
+const HINT = new THREE.Color(0.35, 1.15, 0.45);
 
 /** True on a software WebGL (SwiftShader, llvmpipe): draw fewer pixels there. */
 function softwareRendering() {
@@ -339,14 +342,16 @@ export class BoardScene {
   }
 
   select(i) {
-    if (this.selected >= 0) this.liftTarget[this.selected] = 0;
+    if (this.selected >= 0) this.liftTarget[this.selected] = this.selected === this.focused ? FOCUS_LIFT : 0;
     this.selected = i;
     if (i >= 0) this.liftTarget[i] = 1;
     this.#refreshTints();
   }
 
   setFocus(i) {
+    if (this.focused >= 0 && this.focused !== this.selected) this.liftTarget[this.focused] = 0;
     this.focused = i;
+    if (i >= 0 && i !== this.selected) this.liftTarget[i] = FOCUS_LIFT;
     this.#refreshTints();
   }
 
@@ -716,7 +721,7 @@ export class BoardScene {
     for (let i = 0; i < this.n; i++) {
       const c = this.tint;
       if (i === this.selected) c.copy(PICKED);
-      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, 0.45 + 0.55 * pulse);
+      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, this.calm ? 1 : 0.6 + 0.4 * pulse);
       else if (i === this.focused) c.copy(FOCUS);
       else if (this.shading && this.blocked[i]) c.copy(SHADE);
       else c.copy(WHITE);
