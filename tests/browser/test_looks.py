@@ -201,7 +201,7 @@ def test_the_header_fits_one_line_on_a_phone(chromium, live_server):
         page.context.close()
 
 
-@pytest.mark.parametrize("slug", ["turtle", "pagoda"])
+@pytest.mark.parametrize("slug", ["turtle", "pagoda", "column"])
 def test_screenshots_of_every_tile_set(chromium, live_server, artifacts, slug):
     """Each set and table on the phone and the laptop, English and Nepali."""
     tables = {"classic": "felt", "large": "night", "traditional": "wood"}

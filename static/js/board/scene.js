@@ -35,10 +35,12 @@ const TAP_SLOP = 8; // CSS pixels a tap may wander
 // upper ones, as a printed pile draws them (world units per level).
 const LEVEL_SHIFT_X = 0.09;
 const LEVEL_SHIFT_Z = 0.1;
-// A pile this many levels high is looked at more from the side, so the
-// levels' sides show one above another.
-const TALL_LEVELS = 4;
-const TALL_TILT = 0.62;
+// A tall pile (its tiles on average this many levels up: Pagoda, Pyramid,
+// Column, Tower; not the Turtles, whose upper levels are few tiles) is
+// looked at more from the side, so the levels' sides show one above
+// another. The Turtles keep the flatter view their faces read best in.
+const TALL_MEAN_LEVEL = 0.75;
+const TALL_TILT = 0.55;
 // The fitted view frames at least this much table (world units), so the
 // last tiles never fill a phone's screen.
 const MIN_FRAME_W = 6 * TILE_W;
@@ -129,7 +131,7 @@ export class BoardScene {
 
     // Per-tile state, by tile index.
     this.n = 0;
-    this.levels = 1;
+    this.meanLevel = 0;
     this.baseX = new Float32Array(MAX_TILES);
     this.baseY = new Float32Array(MAX_TILES);
     this.baseZ = new Float32Array(MAX_TILES);
@@ -233,7 +235,7 @@ export class BoardScene {
   #tilt() {
     // Not quite 0: the camera's up stays defined, so the view can turn.
     if (this.look.flat) return 0.02;
-    return this.levels >= TALL_LEVELS ? TALL_TILT : FIT_TILT;
+    return this.meanLevel >= TALL_MEAN_LEVEL ? TALL_TILT : FIT_TILT;
   }
 
   /** Which tiles stand now (for a fit outside a game's own calls). */
@@ -263,7 +265,7 @@ export class BoardScene {
     const cx = (minX + maxX) / 2;
     const cy = (minY + maxY) / 2;
     const now = performance.now();
-    this.levels = 1 + Math.max(0, ...tiles.map((t) => t.z));
+    this.meanLevel = n ? tiles.reduce((sum, t) => sum + t.z, 0) / n : 0;
     this.view.tilt = this.#tilt();
     tiles.forEach((t, i) => {
       this.baseX[i] = ((t.x - cx) / 2) * TILE_W - t.z * LEVEL_SHIFT_X;
