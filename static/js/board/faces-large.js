@@ -5,7 +5,7 @@
 // Winds are their letter in black with a bold arrow; dragons, flowers and
 // seasons are one bold picture each, flowers in a ring, seasons in a square.
 
-import { INK, PICTURES, WINDS, arrow, circle, ink, numeral, roundRect, shrunk } from "./ink.js";
+import { INK, PICTURES, WINDS, arrow, circle, disc, ink, numeral, roundRect, shrunk } from "./ink.js";
 
 const BLUE = "#0b3d91";
 const GREEN = "#0d6b32";
@@ -13,10 +13,8 @@ const RED = "#b3141c";
 const BLACK = "#111111";
 const WHITE = "#ffffff";
 
-function disc(ctx) {
-  ctx.fillStyle = BLUE;
-  circle(ctx, 50, 50, 46);
-  ctx.fill();
+function discShape(ctx) {
+  disc(ctx, 50, 50, 46, BLUE);
 }
 
 function cane(ctx) {
@@ -40,7 +38,7 @@ function diamond(ctx) {
   ctx.fill();
 }
 
-const SHAPES = { dots: disc, bamboo: cane, characters: diamond };
+const SHAPES = { dots: discShape, bamboo: cane, characters: diamond };
 const FONT = { dots: 70, bamboo: 66, characters: 56 };
 
 function suit(ctx, kind, n, digits) {
@@ -88,9 +86,7 @@ function dragon(ctx, face) {
     }
     ctx.closePath();
     ctx.fill();
-    ctx.fillStyle = WHITE;
-    circle(ctx, 50, 50, 14);
-    ctx.fill();
+    disc(ctx, 50, 50, 14, WHITE);
   } else {
     ctx.strokeStyle = BLUE;
     ctx.lineWidth = 10;

@@ -4,7 +4,7 @@
 // a bird on the one, characters a large Chinese numeral over a red "wan",
 // winds a compass, flowers and seasons their picture at full size.
 
-import { INK, PICTURES, WINDS, arrow, chineseNumeral, circle, ink, numeral, roundRect, shrunk, wan } from "./ink.js";
+import { INK, PICTURES, WINDS, arrow, chineseNumeral, circle, disc, ink, numeral, roundRect, shrunk, wan } from "./ink.js";
 
 const JADE = "#136b4a";
 const JADE_LIGHT = "#5fb98a";
@@ -60,12 +60,8 @@ function coinColour(n, k) {
 
 /** A coin: a coloured rim, a ring of petals, a gold eye. */
 function coin(ctx, x, y, r, colour) {
-  ctx.fillStyle = colour;
-  circle(ctx, x, y, r);
-  ctx.fill();
-  ctx.fillStyle = "#f3e4c0";
-  circle(ctx, x, y, r * 0.78);
-  ctx.fill();
+  disc(ctx, x, y, r, colour);
+  disc(ctx, x, y, r * 0.78, "#f3e4c0");
   ctx.fillStyle = colour;
   const petals = r > 20 ? 12 : 8;
   for (let k = 0; k < petals; k++) {
@@ -74,9 +70,7 @@ function coin(ctx, x, y, r, colour) {
     ctx.ellipse(x + Math.cos(a) * r * 0.5, y + Math.sin(a) * r * 0.5, r * 0.2, r * 0.1, a, 0, Math.PI * 2);
     ctx.fill();
   }
-  ctx.fillStyle = GOLD;
-  circle(ctx, x, y, r * 0.24);
-  ctx.fill();
+  disc(ctx, x, y, r * 0.24, GOLD);
 }
 
 function dots(ctx, n, digits) {
@@ -116,18 +110,14 @@ function bird(ctx) {
   ctx.beginPath();
   ctx.ellipse(54, 52, 16, 10, -0.5, 0, Math.PI * 2);
   ctx.fill();
-  ctx.fillStyle = INDIGO;
-  circle(ctx, 66, 36, 7);
-  ctx.fill();
+  disc(ctx, 66, 36, 7, INDIGO);
   ctx.fillStyle = GOLD;
   ctx.beginPath();
   ctx.moveTo(72, 34);
   ctx.lineTo(82, 37);
   ctx.lineTo(72, 40);
   ctx.fill();
-  ctx.fillStyle = "#f3e4c0";
-  circle(ctx, 67, 35, 1.8);
-  ctx.fill();
+  disc(ctx, 67, 35, 1.8, "#f3e4c0");
 }
 
 function bamboo(ctx, n, digits) {
@@ -200,9 +190,7 @@ function dragon(ctx, face) {
       ctx.ellipse(50 + Math.cos(a) * 24, 50 + Math.sin(a) * 24, 22, 8, a + 0.6, 0, Math.PI * 2);
       ctx.fill();
     }
-    ctx.fillStyle = GOLD;
-    circle(ctx, 50, 50, 9);
-    ctx.fill();
+    disc(ctx, 50, 50, 9, GOLD);
   } else {
     ctx.strokeStyle = INDIGO;
     ctx.lineWidth = 5;

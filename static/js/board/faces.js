@@ -16,7 +16,7 @@
 import { DIGITS } from "../i18n.js";
 import { drawLarge } from "./faces-large.js";
 import { drawTraditional } from "./faces-traditional.js";
-import { INK, PICTURES, WINDS, arrow, chineseNumeral, circle, ink, numeral, roundRect, shrunk, wan } from "./ink.js";
+import { INK, PICTURES, WINDS, arrow, chineseNumeral, disc, ink, numeral, roundRect, shrunk, wan } from "./ink.js";
 import { TILE_SETS, tileSet } from "./looks.js";
 import { looks } from "./prefs.js";
 import { FACES } from "./rules.js";
@@ -89,15 +89,9 @@ function dotColour(n, k) {
 function dots(ctx, n, digits) {
   DOT_LAYOUTS[n].forEach(([x, y, r], k) => {
     const colour = dotColour(n, k);
-    ctx.fillStyle = colour;
-    circle(ctx, x, y, r);
-    ctx.fill();
-    ctx.fillStyle = INK.ivory;
-    circle(ctx, x, y, r * 0.68);
-    ctx.fill();
-    ctx.fillStyle = colour;
-    circle(ctx, x, y, r * 0.4);
-    ctx.fill();
+    disc(ctx, x, y, r, colour);
+    disc(ctx, x, y, r * 0.68, INK.ivory);
+    disc(ctx, x, y, r * 0.4, colour);
     if (n === 1) {
       ctx.strokeStyle = INK.red;
       ctx.lineWidth = 3;
@@ -160,10 +154,7 @@ function bamboo(ctx, n, digits) {
       ctx.ellipse(70 + side * 15, 32, 14, 5, side * -0.6, 0, Math.PI * 2);
       ctx.fill();
     }
-    ctx.fillStyle = INK.red;
-    ctx.beginPath();
-    ctx.arc(70, 17, 7, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 70, 17, 7, INK.red);
   } else {
     const width = n === 8 ? 8 : n >= 6 ? 9 : 11;
     STICK_LAYOUTS[n].forEach(([x, y, len], k) => stick(ctx, x, y, len, stickColour(n, k), width));
@@ -197,9 +188,7 @@ function dragon(ctx, face) {
     ctx.stroke();
   } else if (face === "dragon-green") {
     // A green medallion with a four-pointed star cut out of it.
-    ctx.fillStyle = INK.green;
-    circle(ctx, 50, 65, 38);
-    ctx.fill();
+    disc(ctx, 50, 65, 38, INK.green);
     ctx.fillStyle = INK.ivory;
     ctx.beginPath();
     for (let k = 0; k < 8; k++) {

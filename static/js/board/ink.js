@@ -38,6 +38,13 @@ export function circle(ctx, x, y, r) {
   ctx.arc(x, y, r, 0, Math.PI * 2);
 }
 
+/** A filled disc of `colour`. */
+export function disc(ctx, x, y, r, colour) {
+  ctx.fillStyle = colour;
+  circle(ctx, x, y, r);
+  ctx.fill();
+}
+
 /** Draw text with its baseline at (x, y); the box its ink covers, [x0, y0, x1, y1]. */
 export function ink(ctx, text, x, y, align) {
   ctx.textAlign = align;
@@ -187,10 +194,7 @@ export const PICTURES = {
   "flower-plum"(ctx) {
     stem(ctx, 22, 122, 60, 70, "#6b4a2f", 6);
     petals(ctx, 54, 58, 5, 34, 14, "#e77fa6", -Math.PI / 2);
-    ctx.fillStyle = INK.gold;
-    ctx.beginPath();
-    ctx.arc(54, 58, 8, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 54, 58, 8, INK.gold);
   },
   "flower-orchid"(ctx) {
     stem(ctx, 50, 124, 50, 70);
@@ -198,19 +202,13 @@ export const PICTURES = {
     leaf(ctx, 50, 118, 40, -0.7);
     petals(ctx, 50, 52, 3, 40, 10, "#8e4fc1", -Math.PI / 2);
     petals(ctx, 50, 52, 3, 24, 7, "#c9a2ee", Math.PI / 2);
-    ctx.fillStyle = INK.gold;
-    ctx.beginPath();
-    ctx.arc(50, 52, 6, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 50, 52, 6, INK.gold);
   },
   "flower-chrysanthemum"(ctx) {
     stem(ctx, 50, 124, 50, 80);
     petals(ctx, 50, 56, 18, 40, 5, "#e58a12");
     petals(ctx, 50, 56, 12, 24, 5, INK.gold, 0.2);
-    ctx.fillStyle = "#8a4b0b";
-    ctx.beginPath();
-    ctx.arc(50, 56, 7, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 50, 56, 7, "#8a4b0b");
   },
   "flower-bamboo"(ctx) {
     stem(ctx, 40, 124, 44, 14, INK.green, 7);
@@ -225,10 +223,7 @@ export const PICTURES = {
     stem(ctx, 50, 110, 50, 50);
     leaf(ctx, 50, 64, 36, -0.4, "#58b35a");
     leaf(ctx, 50, 76, 36, -2.7, "#58b35a");
-    ctx.fillStyle = "#f2c94c";
-    ctx.beginPath();
-    ctx.arc(50, 44, 10, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 50, 44, 10, "#f2c94c");
   },
   "season-summer"(ctx) {
     ctx.strokeStyle = "#f08a1c";
@@ -241,10 +236,7 @@ export const PICTURES = {
       ctx.lineTo(50 + Math.cos(a) * 40, 66 + Math.sin(a) * 40);
       ctx.stroke();
     }
-    ctx.fillStyle = "#f5b51d";
-    ctx.beginPath();
-    ctx.arc(50, 66, 22, 0, Math.PI * 2);
-    ctx.fill();
+    disc(ctx, 50, 66, 22, "#f5b51d");
   },
   "season-autumn"(ctx) {
     // A maple leaf: a star of uneven points on a short stalk.
