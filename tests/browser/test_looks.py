@@ -77,10 +77,11 @@ def test_the_tile_set_and_table_are_chosen_in_settings_and_kept(chromium, live_s
     assert errors == []
 
 
-def test_the_helpers_are_in_the_settings_by_name(chromium, live_server):
+def test_the_helpers_are_in_the_settings_by_name(chromium, live_server, artifacts):
     page, errors = board_page(chromium, live_server.url)
     page.get_by_role("button", name="Settings").click()
     dialog = page.locator("#settings")
+    page.screenshot(path=artifacts / "looks-phone-settings.png")
     for name in (
         "Warn me when the pile is lost",
         "Back to safety",
