@@ -43,6 +43,9 @@ class Player(models.Model):
     # The language a signed-in player chose (config/language.py): kept with
     # the account so every device they sign in on speaks it. "" = not chosen.
     language = models.CharField(max_length=16, blank=True, default="")
+    # How a signed-in player likes the board to look (games/views.py
+    # `looks`): tile set, table, sound, the view from above. {} = not chosen.
+    looks = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return self.display_name

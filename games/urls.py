@@ -17,6 +17,7 @@ app_name = "games"
 run = "api/runs/<run_id:run_id>"
 urlpatterns = [
     path("api/runs", api.start, name="api_start"),
+    path("api/looks", views.looks, name="api_looks"),
     path(run, api.detail, name="api_run"),
     path(f"{run}/take", api.take, name="api_take"),
     path(f"{run}/undo", api.undo, name="api_undo"),

@@ -90,3 +90,16 @@ def test_prepare_levels_makes_each_level_once_and_verifies_it():
     assert sorted(faces) == list(range(86, 93))
     assert prepare_levels.apply(kwargs=span).get() == {"made": 0, "unverified": 0}
     assert dict(LevelDeal.objects.values_list("number", "faces")) == faces
+
+
+def test_every_level_stands_upright_on_a_phone():
+    """At most 8 columns wide, taller than wide or nearly: no level is a
+    wide strip of small tiles on a phone held upright."""
+    for spec in SPECS:
+        layout = get_layout(spec.layout_slug)
+        xs = [x for x, _, _ in layout.positions]
+        ys = [y for _, y, _ in layout.positions]
+        columns = (max(xs) - min(xs)) // 2 + 1
+        rows = (max(ys) - min(ys)) // 2 + 1
+        assert columns <= 8, (spec.number, spec.layout_slug, columns)
+        assert spec.number <= 10 or rows >= columns, (spec.number, spec.layout_slug)

@@ -212,8 +212,8 @@ def test_forms_errors_and_account_pages_in_nepali(chromium, rooms_server, artifa
     assert problems == [] and guest_problems == []
 
 
-ATLAS_CELLS = """async () => {
-  const drawAtlas = (doc, numerals) => window.tilesBoard.atlas(numerals);
+ATLAS_CELLS = """async (set) => {
+  const drawAtlas = (numerals) => window.tilesBoard.atlas(numerals, set);
   const cell = (atlas, face) => {
     const [u, v] = atlas.cells.get(face);
     const w = atlas.canvas.width * atlas.cellSize[0];
@@ -222,30 +222,38 @@ ATLAS_CELLS = """async () => {
     const ctx = atlas.canvas.getContext("2d");
     return Array.from(ctx.getImageData(u * atlas.canvas.width, y, w, h).data).join(",");
   };
-  const page = drawAtlas(document);  // the page's own numerals
-  const western = drawAtlas(document, "0123456789");
-  const faces = ["characters-5", "characters-9", "dots-5", "bamboo-9"];
+  const page = drawAtlas();  // the page's own numerals and wind letters
+  const western = drawAtlas("0123456789");
+  const faces = ["characters-5", "characters-9", "dots-5", "bamboo-9", "dragon-red"];
   return Object.fromEntries(faces.map((f) => [f, cell(page, f) === cell(western, f)]));
 }"""
 
 
-def test_the_face_atlas_prints_devanagari_on_character_tiles(chromium, live_server):
+@pytest.mark.parametrize("tile_set", ["classic", "large", "traditional"])
+def test_the_face_atlas_prints_devanagari_on_every_suit(
+    chromium, live_server, tile_set
+):
     page, _ = nepali_page(chromium, live_server.url)
     page.goto(live_server.url + "/play/small/")
     assert page.locator("html").get_attribute("lang") == "ne"
     until(page, "window.tilesBoard && window.tilesBoard.idle()")
-    same = page.evaluate(ATLAS_CELLS)
-    # Character tiles differ from the Western atlas; dots and bamboo do not.
+    same = page.evaluate(ATLAS_CELLS, tile_set)
+    # Every suit's number is Devanagari; a dragon carries no number.
     assert same == {
         "characters-5": False,
         "characters-9": False,
-        "dots-5": True,
-        "bamboo-9": True,
+        "dots-5": False,
+        "bamboo-9": False,
+        "dragon-red": True,
     }
+    # The winds carry their Nepali letters (पू for east), not E.
+    assert page.evaluate(
+        "[...'ESWN'].map((w) => django.pgettext('wind on a tile', w))"
+    ) == ["पू", "द", "प", "उ"]
     english = page.context.browser.new_context().new_page()
     english.goto(live_server.url + "/play/small/")
     until(english, "window.tilesBoard && window.tilesBoard.idle()")
-    assert all(english.evaluate(ATLAS_CELLS).values())
+    assert all(english.evaluate(ATLAS_CELLS, tile_set).values())
 
 
 def test_the_switch_in_the_header_changes_the_language_and_keeps_it(

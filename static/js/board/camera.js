@@ -12,8 +12,9 @@ import { MOUSE, TOUCH, Vector3 } from "three";
 import { MapControls } from "three/addons/controls/MapControls.js";
 
 // The fitted view leans back a little from straight down so the blocks read
-// as 3D while every face stays upright and readable.
-const FIT_TILT = 0.36;
+// as 3D while every face stays upright and readable (the scene leans it
+// further for a tall pile, and not at all for the view from above).
+export const FIT_TILT = 0.36;
 const FIT_MS = 450;
 // A little air round the pile.
 const FIT_MARGIN = 1.06;
@@ -74,6 +75,7 @@ export class ViewControl {
     this.startPos = new Vector3();
     this.tweenT0 = -1;
     this.turned = false;
+    this.tilt = FIT_TILT;
     this.setRotateFirst(this.#storedMode());
   }
 
@@ -133,8 +135,8 @@ export class ViewControl {
     if (orient) {
       this.turned = this.#distance(box, cx, cz, false) > TURN_GAIN * this.#distance(box, cx, cz, true);
     }
-    const sinT = Math.sin(FIT_TILT);
-    const cosT = Math.cos(FIT_TILT);
+    const sinT = Math.sin(this.tilt);
+    const cosT = Math.cos(this.tilt);
     // The TV's pile turns: framed by its bounding sphere, never clipped.
     const cy = this.sphere ? box.top / 2 : 0;
     const dist = this.sphere
@@ -168,8 +170,8 @@ export class ViewControl {
     // target) is on screen when |p.right| and |p.up| stay within the
     // frustum at depth d - p.back, which gives the least distance d.
     const cam = this.camera;
-    const sinT = Math.sin(FIT_TILT);
-    const cosT = Math.cos(FIT_TILT);
+    const sinT = Math.sin(this.tilt);
+    const cosT = Math.cos(this.tilt);
     const tanV = Math.tan((cam.fov * Math.PI) / 360) / FIT_MARGIN;
     const tanH = tanV * cam.aspect;
     let dist = 0;

@@ -199,6 +199,11 @@ export class Companion {
     if (toggle) toggle.setAttribute("aria-pressed", String(this.warn));
   }
 
+  /** Hide the quiet warning's note (the stuck notice says it all). */
+  quiet() {
+    this.note.hidden = true;
+  }
+
   /** The run changed: hide what no longer applies. */
   update(run) {
     if (run.status !== "playing") this.note.hidden = true;
@@ -236,6 +241,8 @@ export class Companion {
     const run = this.game.run;
     if (!run || run.status !== "playing" || this.replay) return;
     this.note.hidden = true;
+    // From the settings dialog: the player watches the pile go back.
+    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
     const data = await this.game.send("safety", {});
     if (data) this.game.say(safetyWords(data.safety));
   }
@@ -247,7 +254,7 @@ export class Companion {
     const answer = await this.game.send("check", {});
     if (answer && answer.warning) {
       this.warned.add(data.id);
-      this.note.hidden = false;
+      this.note.hidden = this.game.root.dataset.stuck === "1";
     }
   }
 

@@ -6,11 +6,14 @@
 import { Api } from "./api.js";
 import { FreeTileList, REASONS, faceName } from "./a11y.js";
 import { Companion } from "./companion.js";
-import { keepShading, shadingOn } from "./prefs.js";
+import { celebrate } from "./celebrate.js";
+import { adoptLooks, calmMotion, keepLook, keepShading, looks, shadingOn } from "./prefs.js";
 import { digits, fill, gettext } from "../i18n.js";
 import { Geometry, matches } from "./rules.js";
 import { drawAtlas } from "./faces.js";
+import { LookChoices } from "./settings.js";
 import { BoardScene } from "./scene.js";
+import { Sound } from "./sound.js";
 
 const MESSAGE_MS = 4500;
 const RETRY_MS = 3000;
@@ -28,6 +31,8 @@ const KEYS = {
   f: "fit",
   m: "mode",
   b: "shading",
+  v: "flat",
+  o: "settings",
 };
 
 // What can be done only while the clock runs.
@@ -58,6 +63,11 @@ class Game {
     this.clock = { base: 0, at: 0, running: false };
     this.messageTimer = 0;
     this.shownResult = null;
+    // The account's tile set and table come with the page: this device takes them.
+    const saved = document.getElementById("account-looks");
+    if (saved) adoptLooks(JSON.parse(saved.textContent));
+    this.looks = looks();
+    this.sound = new Sound(this.looks.sound);
 
     this.scene = new BoardScene(this.$("board-view"), {
       onTap: (i) => this.tap(i),
@@ -73,6 +83,7 @@ class Game {
     );
     this.shading = shadingOn();
     this.scene.setShading(this.shading);
+    this.choices = new LookChoices(this.looks, (name, value) => this.#choose(name, value));
     this.#showToggles();
     // While the companion replays a way through, taps and tools wait.
     this.watching = false;
@@ -94,8 +105,10 @@ class Game {
         camera: [...this.scene.camera.position.toArray(), ...this.scene.view.controls.target.toArray()],
       }),
       shakes: () => this.scene.shakes,
-      // The face atlas as this page draws it, or with other numerals.
-      atlas: (numerals) => drawAtlas(document, numerals),
+      sounds: () => this.sound.played,
+      look: () => ({ ...this.scene.look, calm: this.scene.calm }),
+      // The face atlas as this page draws it, or with other numerals or tile set.
+      atlas: (numerals, set) => drawAtlas(document, numerals, set),
       // The tile a tap at (x, y) would pick (its id), or null.
       pickAt: (x, y) => {
         const i = this.scene.pick(x, y);
@@ -199,6 +212,7 @@ class Game {
       this.faces = faces;
       this.scene.setFaces(faces);
       this.scene.hopAll();
+      this.sound.play("shuffle");
       this.select(-1);
     }
     if (theirs.size !== ours.size || [...theirs].some((k) => !ours.has(k))) {
@@ -241,6 +255,8 @@ class Game {
     const playing = run && run.status === "playing";
     const stuck = playing && left > 0 && !this.geometry.hasMove(this.standing, this.faces);
     this.$("stuck").hidden = !stuck;
+    // One notice at a time: stuck says all the quiet warning would.
+    if (stuck) this.companion.quiet();
     this.root.dataset.stuck = stuck ? "1" : "0";
     // Nothing that would do nothing looks active: while paused (a run
     // comes back paused after a reload) or over, only the cover resumes.
@@ -258,6 +274,8 @@ class Game {
     }
     for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
     for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
+    // A lost new deal can be tried again; a fixed board has "Play again".
+    for (const el of document.querySelectorAll("[data-action=retry]")) el.hidden = !(free && run.status === "lost");
     this.$("hint-count").textContent = digits(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
@@ -288,6 +306,10 @@ class Game {
     const next = this.$("next-level");
     if (next) next.hidden = !won;
     this.$("result").showModal();
+    if (won) {
+      this.sound.play("win");
+      celebrate(this.$("celebration"), calmMotion());
+    } else this.$("celebration").hidden = true;
     this.companion.result(run);
   }
 
@@ -296,6 +318,7 @@ class Game {
     if (this.watching || !this.run || this.run.status !== "playing" || !this.standing[i]) return;
     const reason = this.geometry.blockedReason(i, this.standing);
     if (reason) {
+      this.sound.play("blocked");
       this.scene.shake(i);
       this.say(REASONS[reason]);
       this.root.dataset.blocked = reason;
@@ -311,6 +334,7 @@ class Game {
     if (i === this.selected) return;
     this.selected = i;
     this.scene.select(i);
+    if (i >= 0) this.sound.play("select");
     if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
     if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
   }
@@ -322,6 +346,7 @@ class Game {
     this.removed.push([a, b]);
     this.standing[a] = this.standing[b] = false;
     this.scene.fly(a, b, true);
+    this.sound.play("match");
     this.scene.followPile(this.standing);
     this.#refresh();
     this.say("");
@@ -425,6 +450,19 @@ class Game {
     const shading = this.$("shading");
     shading.setAttribute("aria-pressed", String(this.shading));
     this.$("mode").setAttribute("aria-pressed", String(this.scene.view.rotateFirst));
+    this.$("flat").setAttribute("aria-pressed", String(this.looks.flat));
+    this.$("sound").setAttribute("aria-pressed", String(this.looks.sound));
+  }
+
+  /** A look chosen in the settings (or by a key): shown, kept here and with the account. */
+  #choose(name, value) {
+    this.looks[name] = value;
+    keepLook(name, value);
+    if (name === "sound") this.sound.setOn(value);
+    else this.scene.setLook({ [name]: value });
+    this.#showToggles();
+    // Kept with a signed-in player's account too; a guest's stays on this device.
+    new Api(this.root.dataset.looksUrl).send("", this.looks);
   }
 
   action(name) {
@@ -445,6 +483,14 @@ class Game {
         return this.newDeal();
       case "again":
         return this.playAgain();
+      case "retry":
+        return this.restart();
+      case "settings":
+        return this.$("settings").showModal();
+      case "flat":
+        return this.#choose("flat", !this.looks.flat);
+      case "sound":
+        return this.#choose("sound", !this.looks.sound);
       case "giveup":
         return this.giveUp();
       case "confirm-giveup":

@@ -12,9 +12,12 @@
 
 import * as THREE from "three";
 
-import { ViewControl } from "./camera.js";
+import { FIT_TILT, ViewControl } from "./camera.js";
+import { DIGITS } from "../i18n.js";
 import { drawAtlas } from "./faces.js";
+import { TABLES, TILE_SETS } from "./looks.js";
 import { nearestTarget } from "./picking.js";
+import { calmMotion, looks } from "./prefs.js";
 import { ART, HALF_D, HALF_W, TILE_D, TILE_H, TILE_W, tileGeometry, tileMaterial } from "./tile.js";
 
 const MAX_TILES = 144;
@@ -27,6 +30,21 @@ const FLY_MS = 520;
 const DROP_MS = 420;
 const LEVEL_MS = 260; // a new pile builds one level after another
 const TAP_SLOP = 8; // CSS pixels a tap may wander
+// Every tier in view: each level stands this share of a tile up and to the
+// left of the one under it, so the lower levels' edges show beside the
+// upper ones, as a printed pile draws them (world units per level).
+const LEVEL_SHIFT_X = 0.09;
+const LEVEL_SHIFT_Z = 0.1;
+// A tall pile (its tiles on average this many levels up: Pagoda, Pyramid,
+// Column, Tower; not the Turtles, whose upper levels are few tiles) is
+// looked at more from the side, so the levels' sides show one above
+// another. The Turtles keep the flatter view their faces read best in.
+const TALL_MEAN_LEVEL = 0.75;
+const TALL_TILT = 0.55;
+// The fitted view frames at least this much table (world units), so the
+// last tiles never fill a phone's screen.
+const MIN_FRAME_W = 6 * TILE_W;
+const MIN_FRAME_D = 4 * TILE_D;
 const TAP_MS = 600;
 // How far from a free tile's drawn top (CSS pixels) a tap still picks it, so
 // a free tile's target reaches 44 px where its neighbours leave room, while a
@@ -36,8 +54,11 @@ const TOUCH_RADIUS = 14;
 const WHITE = new THREE.Color(1, 1, 1);
 const SHADE = new THREE.Color(0.5, 0.52, 0.56);
 const PICKED = new THREE.Color(1.0, 0.84, 0.48);
-const FOCUS = new THREE.Color(0.72, 0.86, 1.0);
-const HINT = new THREE.Color(0.5, 1.0, 0.6);
+// The keyboard's focus and the hint must stand out on a busy pile: strong
+// tints, and the focused tile lifts a little (half a pick's lift).
+const FOCUS = new THREE.Color(0.55, 0.78, 1.25);
+const FOCUS_LIFT = 0.5;
+const HINT = new THREE.Color(0.35, 1.15, 0.45);
 
 /** True on a software WebGL (SwiftShader, llvmpipe): draw fewer pixels there. */
 function softwareRendering() {
@@ -78,30 +99,26 @@ export class BoardScene {
 
     const scene = new THREE.Scene();
     // Plain felt: the renderer's clear, no surface to fill.
-    scene.background = new THREE.Color("#24493e");
+    scene.background = new THREE.Color();
     this.scene = scene;
     this.camera = new THREE.PerspectiveCamera(30, 1, 0.5, 200);
+    this.software = software;
+    // Calm motion (prefers-reduced-motion): the pile builds and pairs leave
+    // by appearing and fading, nothing falls, flies or bobs.
+    this.calm = calmMotion();
 
     // The lights are in the tiles' shaders (tile.js), worked out a vertex.
-
-    const atlas = drawAtlas();
+    const look = looks();
+    this.look = { set: look.set, table: look.table, flat: look.flat };
+    const atlas = drawAtlas(document, DIGITS, look.set);
     this.cells = atlas.cells;
     this.glyphs = atlas.glyphs;
-    const faceMap = new THREE.CanvasTexture(atlas.canvas);
-    // The atlas's sRGB values are read as they are and shaded in sRGB terms
-    // (tile.js): decoding every texel read to linear values is dear on a
-    // software renderer.
-    faceMap.colorSpace = THREE.NoColorSpace;
-    // One mipmap level a pixel, not a blend of two: half the texture reads,
-    // and the faces are seen at one size most of the time.
-    faceMap.minFilter = THREE.LinearMipmapNearestFilter;
-    // Faces seen at a slant stay sharp; software renderers pay dearly for it.
-    faceMap.anisotropy = software ? 1 : Math.min(8, renderer.capabilities.getMaxAnisotropy());
-
-    const geometry = tileGeometry();
+    const geometry = tileGeometry(TILE_SETS[look.set]);
     this.faceCell = new THREE.InstancedBufferAttribute(new Float32Array(MAX_TILES * 2), 2);
     geometry.setAttribute("faceCell", this.faceCell);
-    const { material, faceTurn } = tileMaterial(faceMap, atlas.cellSize);
+    const { material, faceTurn } = tileMaterial(this.#faceMap(atlas.canvas), atlas.cellSize);
+    this.material = material;
+    scene.background.set(TABLES[look.table].colour);
     // 1 while the view is turned a quarter (camera.js): faces turn with it.
     this.faceTurn = faceTurn;
     this.body = new THREE.InstancedMesh(geometry, material, MAX_TILES);
@@ -114,6 +131,7 @@ export class BoardScene {
 
     // Per-tile state, by tile index.
     this.n = 0;
+    this.meanLevel = 0;
     this.baseX = new Float32Array(MAX_TILES);
     this.baseY = new Float32Array(MAX_TILES);
     this.baseZ = new Float32Array(MAX_TILES);
@@ -171,6 +189,60 @@ export class BoardScene {
   }
 
   // --- setup -----------------------------------------------------------
+  #faceMap(canvas) {
+    const faceMap = new THREE.CanvasTexture(canvas);
+    // The atlas's sRGB values are read as they are and shaded in sRGB terms
+    // (tile.js): decoding every texel read to linear values is dear on a
+    // software renderer.
+    faceMap.colorSpace = THREE.NoColorSpace;
+    // One mipmap level a pixel, not a blend of two: half the texture reads,
+    // and the faces are seen at one size most of the time.
+    faceMap.minFilter = THREE.LinearMipmapNearestFilter;
+    // Faces seen at a slant stay sharp; software renderers pay dearly for it.
+    faceMap.anisotropy = this.software ? 1 : Math.min(8, this.renderer.capabilities.getMaxAnisotropy());
+    return faceMap;
+  }
+
+  /**
+   * Dress the pile in another tile set or table, or look at it from
+   * straight above (`flat`): {set, table, flat}, any of them.
+   */
+  setLook({ set = this.look.set, table = this.look.table, flat = this.look.flat }) {
+    if (set !== this.look.set) {
+      const atlas = drawAtlas(document, DIGITS, set);
+      this.cells = atlas.cells;
+      this.glyphs = atlas.glyphs;
+      const face = this.material[1].uniforms.faceMap;
+      face.value.dispose();
+      face.value = this.#faceMap(atlas.canvas);
+      const old = this.body.geometry;
+      const geometry = tileGeometry(TILE_SETS[set]);
+      geometry.setAttribute("faceCell", this.faceCell);
+      this.body.geometry = geometry;
+      old.dispose();
+    }
+    this.scene.background.set(TABLES[table].colour);
+    const reframe = flat !== this.look.flat;
+    this.look = { set, table, flat };
+    if (reframe) {
+      this.view.tilt = this.#tilt();
+      this.fit(this.standingNow(), true);
+    }
+    this.requestRender();
+  }
+
+  /** How far the fitted view leans back from straight down (camera.js). */
+  #tilt() {
+    // Not quite 0: the camera's up stays defined, so the view can turn.
+    if (this.look.flat) return 0.02;
+    return this.meanLevel >= TALL_MEAN_LEVEL ? TALL_TILT : FIT_TILT;
+  }
+
+  /** Which tiles stand now (for a fit outside a game's own calls). */
+  standingNow() {
+    return Array.from({ length: this.n }, (_, i) => Boolean(this.shown[i]) && this.flyT0[i] < 0);
+  }
+
   /**
    * Lay out a new set of tiles ({x, y, z, face} in half-tile units) with
    * `standing` flags. `build` drops the pile in, one level after another.
@@ -193,15 +265,19 @@ export class BoardScene {
     const cx = (minX + maxX) / 2;
     const cy = (minY + maxY) / 2;
     const now = performance.now();
+    this.meanLevel = n ? tiles.reduce((sum, t) => sum + t.z, 0) / n : 0;
+    this.view.tilt = this.#tilt();
     tiles.forEach((t, i) => {
-      this.baseX[i] = ((t.x - cx) / 2) * TILE_W;
-      this.baseZ[i] = ((t.y - cy) / 2) * TILE_D;
+      this.baseX[i] = ((t.x - cx) / 2) * TILE_W - t.z * LEVEL_SHIFT_X;
+      this.baseZ[i] = ((t.y - cy) / 2) * TILE_D - t.z * LEVEL_SHIFT_Z;
       this.baseY[i] = t.z * TILE_H;
       this.shown[i] = standing[i] ? 1 : 0;
       this.lift[i] = this.liftTarget[i] = 0;
       this.shakeT0[i] = this.flyT0[i] = -1;
-      this.dropT0[i] = build ? now + 120 + t.z * LEVEL_MS + ((i * 37) % 11) * 14 : -1;
-      this.dropH[i] = 2.2 + t.z * 0.3;
+      // A new pile builds one level after another; calm, each level
+      // appears where it stands instead of dropping onto the one below.
+      this.dropT0[i] = build ? now + 120 + t.z * LEVEL_MS + (this.calm ? 0 : ((i * 37) % 11) * 14) : -1;
+      this.dropH[i] = this.calm ? 0 : 2.2 + t.z * 0.3;
     });
     this.selected = this.focused = this.hintA = this.hintB = -1;
     this.faceOf = tiles.map((t) => t.face);
@@ -246,6 +322,7 @@ export class BoardScene {
 
   /** A little hop of every standing tile, so a shuffle is seen to happen. */
   hopAll() {
+    if (this.calm) return;
     const now = performance.now();
     for (let i = 0; i < this.n; i++) {
       if (!this.shown[i]) continue;
@@ -267,14 +344,16 @@ export class BoardScene {
   }
 
   select(i) {
-    if (this.selected >= 0) this.liftTarget[this.selected] = 0;
+    if (this.selected >= 0) this.liftTarget[this.selected] = this.selected === this.focused ? FOCUS_LIFT : 0;
     this.selected = i;
     if (i >= 0) this.liftTarget[i] = 1;
     this.#refreshTints();
   }
 
   setFocus(i) {
+    if (this.focused >= 0 && this.focused !== this.selected) this.liftTarget[this.focused] = 0;
     this.focused = i;
+    if (i >= 0 && i !== this.selected) this.liftTarget[i] = FOCUS_LIFT;
     this.#refreshTints();
   }
 
@@ -333,6 +412,14 @@ export class BoardScene {
     if (box.minX === Infinity) {
       box.minX = box.minZ = -1;
       box.maxX = box.maxZ = 1;
+    }
+    // A few tiles left are framed with the table round them, not filling the screen.
+    for (const [lo, hi, least] of [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]]) {
+      const grow = (least - (box[hi] - box[lo])) / 2;
+      if (grow > 0) {
+        box[lo] -= grow;
+        box[hi] += grow;
+      }
     }
     return box;
   }
@@ -583,7 +670,7 @@ export class BoardScene {
         moving = true;
       }
       y += this.lift[i] * LIFT;
-      if ((i === this.hintA || i === this.hintB) && this.hintUntil > now) {
+      if ((i === this.hintA || i === this.hintB) && this.hintUntil > now && !this.calm) {
         // Hinted tiles bob gently while the hint lasts.
         y += HINT_BOB * (0.5 + 0.5 * Math.sin(now / 140));
         moving = true;
@@ -600,12 +687,19 @@ export class BoardScene {
         const leaving = this.flyDir[i] > 0;
         const e = easeInOut(leaving ? t : 1 - t);
         const j = this.partner[i];
-        // The pair draws together, rises and shrinks away.
-        x += ((this.baseX[i] + this.baseX[j]) / 2 - this.baseX[i]) * e * 0.7;
-        z += ((this.baseZ[i] + this.baseZ[j]) / 2 - this.baseZ[i]) * e * 0.7;
-        y += e * 2.6;
-        turn = e * (i < j ? 0.9 : -0.9);
-        s = 1 - e;
+        if (this.calm) {
+          // Calm: the pair shrinks where it lies, nothing flies.
+          s = 1 - e;
+        } else {
+          // The pair lifts, draws together, rises and shrinks away.
+          const lift = Math.min(1, e * 3);
+          const away = Math.max(0, (e - 0.2) / 0.8);
+          x += ((this.baseX[i] + this.baseX[j]) / 2 - this.baseX[i]) * away * 0.7;
+          z += ((this.baseZ[i] + this.baseZ[j]) / 2 - this.baseZ[i]) * away * 0.7;
+          y += lift * LIFT + away * 2.6;
+          turn = away * (i < j ? 0.9 : -0.9);
+          s = 1 - away;
+        }
         if (t >= 1) {
           this.flyT0[i] = -1;
           this.shown[i] = leaving ? 0 : 1;
@@ -629,7 +723,7 @@ export class BoardScene {
     for (let i = 0; i < this.n; i++) {
       const c = this.tint;
       if (i === this.selected) c.copy(PICKED);
-      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, 0.45 + 0.55 * pulse);
+      else if (i === this.hintA || i === this.hintB) c.copy(WHITE).lerp(HINT, this.calm ? 1 : 0.6 + 0.4 * pulse);
       else if (i === this.focused) c.copy(FOCUS);
       else if (this.shading && this.blocked[i]) c.copy(SHADE);
       else c.copy(WHITE);

@@ -18,6 +18,8 @@
 
 import { BufferAttribute, BufferGeometry, Color, ShaderMaterial, Vector3 } from "three";
 
+import { TILE_SETS } from "./looks.js";
+
 export const TILE_W = 1;
 export const TILE_D = 1.32;
 export const TILE_H = 0.66;
@@ -31,10 +33,6 @@ export const HALF_D = (TILE_D - GAP) / 2;
 /** Half the side of the face's square on the top, in world units. */
 export const ART = HALF_W - BEVEL;
 
-const IVORY = new Color("#f4ecd6");
-const RIM = IVORY.clone().multiplyScalar(0.84);
-const BACK_LOW = new Color("#15372a");
-const BACK_HIGH = new Color("#2f7a5a");
 
 /**
  * The block as indexed triangles whose every shared edge is a whole edge of
@@ -42,9 +40,14 @@ const BACK_HIGH = new Color("#2f7a5a");
  * through a crack between them. Group 0 is the body, group 1 the face.
  * Each part of one colour is as few triangles as that allows (34 a block),
  * and its corners are shared: SwiftShader's cost of a phone frame was mostly
- * vertices shaded, 174 a block drawn as separate triangles, 56 now.
+ * vertices shaded, 174 a block drawn as separate triangles, 56 now. `look`
+ * is the tile set's colours (looks.js): its top, and its back's two ends.
  */
-export function tileGeometry() {
+export function tileGeometry(look = TILE_SETS.classic) {
+  const IVORY = new Color(look.top);
+  const RIM = IVORY.clone().multiplyScalar(0.84);
+  const BACK_LOW = new Color(look.backLow);
+  const BACK_HIGH = new Color(look.backHigh);
   const h = TILE_H;
   const hb = TILE_H * BACK;
   const position = [];
