@@ -33,6 +33,7 @@ from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import BUILD_DELAY_MS, Clock
 from rooms import bots
+from rooms.positions import board_at
 
 Pair = tuple[int, int]
 
@@ -122,7 +123,7 @@ class Racer:
         """The racer's position on the engine (every logged pair was checked
         by the engine when it was taken, so the standing set is built
         directly rather than by taking each pair again)."""
-        return Board(layout, self.faces, self.standing(layout))
+        return board_at(layout, self.faces, self.standing(layout))
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import Clock
 from rooms import together_bots as bots
+from rooms.positions import board_at
 
 Pair = tuple[int, int]
 
@@ -159,7 +160,7 @@ class Together:
         for move in self.moves:
             a, b = move.pair
             taken |= (1 << a) | (1 << b)
-        return Board(self.layout, self.faces, self.layout.all_mask & ~taken)
+        return board_at(self.layout, self.faces, self.layout.all_mask & ~taken)
 
     def find(self, seat: int) -> int | None:
         """The index of a seat number in turn order."""

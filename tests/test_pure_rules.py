@@ -27,6 +27,7 @@ RULE_MODULES = (
     "rooms.together",
     "rooms.together_bots",
     "rooms.bots",
+    "rooms.positions",
     "rooms.clock",
 )
 
