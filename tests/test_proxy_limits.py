@@ -6,71 +6,21 @@ client written from docs/protocol.md."""
 
 import asyncio
 import os
-import re
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from rooms import limits
+from tests.proxy import Nginx, nginx_binary, shipped_setting
 from tests.room_helpers import guest_cookie_value
-from tests.services import Daphne, free_port, needs_services, server_env
+from tests.services import Daphne, needs_services, server_env
 from tests.test_two_daphne import seated_room
 from tests.wsclient import Closed, Refused, WebSocket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-SHIPPED = Path(__file__).resolve().parent.parent / "deploy/nginx/tiles.conf"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-START_S = 10
-
 cookie_of = sync_to_async(guest_cookie_value)
-
-
-def shipped_ws_config(upstream: int, port: int, folder: Path) -> str:
-    """The shipped limits and /ws/ location, served on `port` from plain
-    HTTP on loopback and passing to the daphne on `upstream`."""
-    text = SHIPPED.read_text()
-    zones = re.findall(r"^limit_(?:conn|req)_zone .*;$", text, re.M)
-    upgrade = re.search(r"^map \$http_upgrade .*?^}", text, re.M | re.S)
-    location = re.search(r"^    location /ws/ \{.*?^    }", text, re.M | re.S)
-    assert zones and upgrade and location, "deploy/nginx/tiles.conf changed shape"
-    ws = location.group(0).replace("http://tiles", f"http://127.0.0.1:{upstream}")
-    # The page's origin names this test's port; production's has none.
-    ws = ws.replace("Host $host;", "Host $http_host;")
-    temp = " ".join(
-        f"{kind}_temp_path {folder / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    return f"""
-daemon off;
-pid {folder / "nginx.pid"};
-error_log {folder / "error.log"} warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    {temp}
-    {upgrade.group(0)}
-    {chr(10).join(zones)}
-    server {{
-        listen 127.0.0.1:{port};
-{ws}
-    }}
-}}
-"""
-
-
-def setting(pattern: str) -> int:
-    """A number of the shipped config (the burst of handshakes)."""
-    found = re.search(pattern, SHIPPED.read_text())
-    assert found, pattern
-    return int(found.group(1))
 
 
 @pytest.fixture
@@ -78,43 +28,30 @@ def proxied() -> Iterator[int]:
     """A daphne as production runs it (--proxy-headers), behind nginx with
     the shipped limits: the port of nginx."""
     needs_services("a daphne process")
-    if not Path(NGINX).exists():
+    binary = nginx_binary()
+    if binary is None:
         reason = "nginx is not installed (apt-get install nginx-light)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
     daphne = Daphne(server_env(), options=("--proxy-headers",))
     daphne.wait_ready()
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="tiles-nginx-") as folder:
-        conf = Path(folder) / "nginx.conf"
-        conf.write_text(shipped_ws_config(daphne.port, port, Path(folder)))
-        nginx = subprocess.Popen(
-            [NGINX, "-c", str(conf), "-p", folder, "-e", f"{folder}/error.log"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        try:
-            _wait_for(port, nginx, Path(folder) / "error.log")
-            yield port
-        finally:
-            nginx.terminate()
-            nginx.wait(timeout=10)
-            daphne.stop()
+    nginx = Nginx(binary, daphne.port)
+    try:
+        nginx.wait_ready()
+        yield nginx.port
+    finally:
+        nginx.stop()
+        daphne.stop()
 
 
-def _wait_for(port: int, nginx: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_S
-    while time.monotonic() < deadline:
-        if nginx.poll() is not None:
-            break
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    errors = log.read_text() if log.exists() else ""
-    pytest.fail(f"nginx did not start: {errors}")
+def too_many(error: BaseException) -> bool:
+    """A handshake refused by the proxy: 429, and when to try again."""
+    return (
+        isinstance(error, Refused)
+        and " 429 " in error.status
+        and error.headers.get("retry-after") == "10"
+    )
 
 
 async def first_message(ws: WebSocket) -> str:
@@ -142,9 +79,9 @@ async def test_a_storm_from_one_address_is_refused_by_the_proxy(proxied):
     refused = [e for e in storm if not isinstance(e, WebSocket)]
     # The proxy lets a burst through (and a handshake more should its rate
     # tick over meanwhile); the rest never reach daphne.
-    burst = setting(r"zone=handshakes_per_address burst=(\d+)")
+    burst = shipped_setting(r"zone=handshakes_per_address burst=(\d+)")
     assert burst + 1 <= len(opened) <= burst + 2
-    assert all(isinstance(e, Refused) and " 429 " in e.status for e in refused)
+    assert all(too_many(e) for e in refused)
     # Past the proxy, the app still holds a seat to its sockets: the rest
     # are told why and closed.
     firsts = sorted(await asyncio.gather(*(first_message(ws) for ws in opened)))
