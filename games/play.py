@@ -1,8 +1,9 @@
 """The rules of a solo run as a pure state machine.
 
 Every event is a function (state, ..., now) -> new state that raises
-ActionError when the event is not allowed; nothing here touches the database or
-reads the time, so the rules can be tested with any clock. The board itself is
+ActionError when the event is not allowed, named by its code (games.wording
+words it); nothing here imports Django, touches the database or reads the
+time, so the rules can be tested with any clock. The board itself is
 never stored: it is rebuilt by replaying the move log on the engine, so a log
 that the engine refuses can never become a position.
 

@@ -1,7 +1,9 @@
 """The rules of a race as a pure state machine.
 
 Every event is a function (race, ..., now) -> new race that raises
-games.errors' Refused or Conflict when the rules refuse it. Nothing here
+games.errors' Refused or Conflict when the rules refuse it, naming the
+refusal by its code (and the sentence and numbers that say why, which
+rooms.wording words in the page's language). Nothing here imports Django,
 touches the database or reads the time, so every rule can be tested with a
 fake clock; rooms.actions loads a Race from the rows, applies one of these
 functions under the room's lock and saves what changed.
@@ -52,11 +54,6 @@ LEFT = "left"
 # Race statuses.
 RACING = "racing"
 OVER = "over"
-
-
-# The same refusals as solo play: an illegal request (answered as an error
-# to the sender) or one that no longer fits the state (a stale move count,
-# a finished race). Renamed here for what they refuse.
 
 
 # One entry of a racer's undo log, (ms, pair, faces_before): the racer's

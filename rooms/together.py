@@ -1,10 +1,11 @@
 """The rules of Together mode as a pure state machine.
 
 One pile for the room, taken in turns. Every event is a function
-(state, ..., now) -> new state that raises rooms.race's Refused or Conflict
-(an error with the protocol's `code`) when the rules refuse it. Nothing here
-touches the database or reads the time, so each rule can be tested with a
-fake clock.
+(state, ..., now) -> new state that raises games.errors' Refused or
+Conflict (an error with the protocol's `code`, naming the sentence that says
+why; rooms.wording words it) when the rules refuse it. Nothing here imports
+Django, touches the database or reads the time, so each rule can be tested
+with a fake clock.
 
 Time: one shared clock (games.play.Clock) that starts when the pile has
 built and stops while the game is paused. Every time here (when a turn

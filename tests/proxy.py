@@ -7,10 +7,11 @@ import os
 import re
 import shutil
 import socket
-import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from tests.services import Process, free_port
 
 SHIPPED = Path(__file__).resolve().parent.parent / "deploy/nginx/tiles.conf"
 START_S = 10
@@ -63,23 +64,17 @@ http {{
 """
 
 
-class Nginx:
+class Nginx(Process):
     """nginx on a free port in front of the daphne on `upstream`."""
 
     def __init__(self, binary: str, upstream: int) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.folder = tempfile.TemporaryDirectory(prefix="tiles-nginx-")
         folder = Path(self.folder.name)
-        self.log = folder / "error.log"
         conf = folder / "nginx.conf"
         conf.write_text(shipped_ws_config(upstream, self.port, folder))
-        self.proc = subprocess.Popen(
-            [binary, "-c", str(conf), "-p", str(folder), "-e", str(self.log)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        args = [binary, "-c", str(conf), "-p", str(folder)]
+        super().__init__([*args, "-e", str(folder / "error.log")], {}, "nginx")
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_S
@@ -89,15 +84,10 @@ class Nginx:
                 return
             except OSError:
                 time.sleep(0.05)
-        errors = self.log.read_text() if self.log.exists() else ""
-        raise RuntimeError(f"nginx did not start: {errors}")
+        log = Path(self.folder.name) / "error.log"
+        errors = log.read_text() if log.exists() else ""
+        raise RuntimeError(f"nginx did not start: {errors}\n{self.log()}")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        super().stop()
         self.folder.cleanup()
