@@ -3,6 +3,7 @@ of config/, so they run (and are tested) without settings, a database or a
 language. They name what they refuse with a code and its numbers; the edges
 word it (games.wording, rooms.wording)."""
 
+import ast
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -12,9 +13,12 @@ import pytest
 from django.utils import translation
 
 from games import play
+from games import wording as games_wording
 from games.engine.catalogue import get_layout
 from games.engine.deal import generate_deal
 from games.errors import Conflict, Refused
+from rooms import race
+from rooms import wording as rooms_wording
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -90,3 +94,39 @@ def test_an_edge_refusing_in_its_own_words_keeps_them():
     assert Refused("bad_name", "a display name is needed").message == (
         "a display name is needed"
     )
+
+
+def _named_sentences(module: str) -> set[str]:
+    """The sentences a rule module's refusals name (those not worded there)."""
+    tree = ast.parse((ROOT / module).read_text())
+    named = set()
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") in ("Refused", "Conflict")
+            and len(node.args) == 1
+        ):
+            continue
+        says = next((k.value for k in node.keywords if k.arg == "says"), node.args[0])
+        if isinstance(says, ast.Constant):
+            named.add(says.value)
+    return named
+
+
+def test_every_sentence_the_rules_name_is_worded_once():
+    named = {
+        *_named_sentences("games/play.py"),
+        *_named_sentences("rooms/race.py"),
+        *_named_sentences("rooms/together.py"),
+        # Why a racer who is out cannot move, by their status.
+        *(
+            f"racer_{s}"
+            for s in (race.CLEARED, race.STOPPED, race.TIMED_OUT, race.LEFT)
+        ),
+    }
+    assert not set(games_wording.WORDINGS) & set(rooms_wording.WORDINGS)
+    worded = {**games_wording.WORDINGS, **rooms_wording.WORDINGS}
+    assert named <= set(worded)
+    with translation.override("ne"):
+        for name in named:
+            assert worded[name]({"moves": 1, "move": 2, "taken": 3}) != name
