@@ -41,6 +41,16 @@ def free_tiles(layout: Layout, standing: int) -> int:
     return free
 
 
+def remember(board: Board) -> None:
+    """Keep the free tiles of `board`, worked out as it took a pair (a few
+    tiles looked at rather than the pile): the next board built at its
+    position starts from them."""
+    with _lock:
+        _free[(id(board.layout), board.standing)] = (board.layout, board.free)
+        if len(_free) > RECENT:
+            _free.popitem(last=False)
+
+
 def board_at(layout: Layout, faces: tuple[str, ...], standing: int) -> Board:
     """The board of a position whose standing tiles are all legal."""
     return Board(layout, faces, standing, free_tiles(layout, standing))

@@ -34,8 +34,7 @@ from games.engine.safety import Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import BUILD_DELAY_MS, Clock
-from rooms import bots
-from rooms.positions import board_at
+from rooms import bots, positions
 
 Pair = tuple[int, int]
 
@@ -120,7 +119,7 @@ class Racer:
         """The racer's position on the engine (every logged pair was checked
         by the engine when it was taken, so the standing set is built
         directly rather than by taking each pair again)."""
-        return board_at(layout, self.faces, self.standing(layout))
+        return positions.board_at(layout, self.faces, self.standing(layout))
 
 
 @dataclass(frozen=True)
@@ -306,6 +305,7 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
         board.take(a, b)
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
+    positions.remember(board)
     ms = race.own_ms(racer, now)
     steps = (*racer.steps, taken(ms, (min(a, b), max(a, b))))
     racer = replace(racer, steps=steps)

@@ -64,8 +64,8 @@ from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import Clock
+from rooms import positions
 from rooms import together_bots as bots
-from rooms.positions import board_at
 
 Pair = tuple[int, int]
 
@@ -161,7 +161,8 @@ class Together:
         for move in self.moves:
             a, b = move.pair
             taken |= (1 << a) | (1 << b)
-        return board_at(self.layout, self.faces, self.layout.all_mask & ~taken)
+        standing = self.layout.all_mask & ~taken
+        return positions.board_at(self.layout, self.faces, standing)
 
     def find(self, seat: int) -> int | None:
         """The index of a seat number in turn order."""
@@ -335,6 +336,7 @@ def _take(state: Together, index: int, pair: Pair, ms: int) -> Together:
     """The seat whose turn it is takes a pair the engine allows."""
     board = state.board()
     board.take(*pair)
+    positions.remember(board)
     seat = state.seats[index]
     points, bonus = score(state, seat.seat, pair)
     seat = replace(
