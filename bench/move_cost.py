@@ -74,7 +74,7 @@ from psycopg import pq  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
 from games.play import BUILD_DELAY_MS  # noqa: E402
-from rooms import actions, sql  # noqa: E402
+from rooms import actions, publish, sql  # noqa: E402
 from rooms.consumers import in_thread  # noqa: E402
 from rooms.management.commands import run_timers  # noqa: E402
 from rooms.models import Event, Room  # noqa: E402
@@ -190,6 +190,9 @@ def _since(start: tuple[float, float]) -> tuple[float, float]:
 
 
 async def measure(args, room, players, pairs, clock, trace, busy) -> dict:
+    # Events go out on this loop, as a daphne process's do: a tree that
+    # is told its loop is (config.asgi, run_timers); older ones found it.
+    getattr(publish, "publish_from_this_loop", lambda: None)()
     timer = ThreadPoolExecutor(1, thread_name_prefix="timer")
     ticks = database_sync_to_async(tick, thread_sensitive=False, executor=timer)
     warm = args.warm_up

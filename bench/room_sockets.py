@@ -17,6 +17,9 @@ and the ratio of the loud p99 to the quiet (the goal: under 1.5). Example:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tiles \\
     REDIS_URL=redis://127.0.0.1:6379/0 SECRET_KEY=bench \\
     .venv/bin/python bench/room_sockets.py --sockets 300 --phase 15
+
+`--proxy` puts nginx in front, with deploy/nginx/tiles.conf's limits, as
+production runs it (Cy then connects from an address of its own).
 """
 
 import argparse
@@ -42,6 +45,7 @@ from accounts.models import Player  # noqa: E402
 from bench.rooms import percentile  # noqa: E402
 from rooms import actions  # noqa: E402
 from rooms.models import Room  # noqa: E402
+from tests.proxy import Nginx, nginx_binary  # noqa: E402
 from tests.room_helpers import guest_cookie_value, solution  # noqa: E402
 from tests.services import Daphne, server_env  # noqa: E402
 from tests.wsclient import Closed, WebSocket  # noqa: E402
@@ -87,11 +91,17 @@ class Racer:
 
 
 async def loud_member(
-    port: int, code: str, cookie: str, sockets: int, hint_s: float, until: float
+    port: int,
+    code: str,
+    cookie: str,
+    sockets: int,
+    hint_s: float,
+    until: float,
+    source: str | None,
 ):
     """Cy: as many sockets as asked for, then hints from every one kept."""
     opened = await asyncio.gather(
-        *(WebSocket.room(port, code, cookie) for _ in range(sockets)),
+        *(WebSocket.room(port, code, cookie, source=source) for _ in range(sockets)),
         return_exceptions=True,
     )
     kept = []
@@ -156,12 +166,20 @@ def summary(acks: list[float]) -> str:
 async def run(args) -> None:
     room, people, pair = await sync_to_async(seat_room)()
     cookies = [await sync_to_async(guest_cookie_value)(p) for p in people]
-    server = Daphne(server_env(), "daphne")
+    server = Daphne(server_env(), "daphne", ("--proxy-headers",) if args.proxy else ())
+    proxy = None
     try:
         await asyncio.get_running_loop().run_in_executor(None, server.wait_ready)
+        port = server.port
+        if args.proxy:
+            binary = nginx_binary()
+            if binary is None:
+                raise SystemExit("--proxy needs nginx (apt-get install nginx-light)")
+            proxy = Nginx(binary, server.port)
+            proxy.wait_ready()
+            port = proxy.port
         racers = [
-            Racer(await WebSocket.room(server.port, room.code, c), pair)
-            for c in cookies[:2]
+            Racer(await WebSocket.room(port, room.code, c), pair) for c in cookies[:2]
         ]
         for racer in racers:  # hello and the state
             await racer.ws.recv_json()
@@ -180,12 +198,14 @@ async def run(args) -> None:
                 member = multiprocessing.get_context("fork").Process(
                     target=cy_process,
                     args=(
-                        server.port,
+                        port,
                         room.code,
                         cookies[2],
                         args.sockets,
                         args.hint_every,
                         until,
+                        # Behind the proxy Cy is someone else, elsewhere.
+                        "127.0.0.9" if args.proxy else None,
                     ),
                 )
                 member.start()
@@ -201,6 +221,8 @@ async def run(args) -> None:
         ratio = percentile(loud, 99) / percentile(quiet, 99)
         print(f"loud p99 / quiet p99: {ratio:.2f}")
     finally:
+        if proxy is not None:
+            proxy.stop()
         server.stop()
         await sync_to_async(Room.objects.filter(pk=room.pk).delete)()
         await sync_to_async(
@@ -215,6 +237,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="loud phases")
     parser.add_argument(
         "--hint-every", type=float, default=0.1, help="seconds; 0: no hints"
+    )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="through nginx with deploy/nginx/tiles.conf's limits, as deployed",
     )
     asyncio.run(run(parser.parse_args()))
 

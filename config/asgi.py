@@ -11,33 +11,30 @@ django_http = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.handshake_refusal import refuse_storms_at_the_door  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
 from config.socket_outage import SocketOutage  # noqa: E402
-from config.websocket_frames import (  # noqa: E402
-    close_broken_frames,
-    lighter_handshakes,
-)
 from monitoring import metrics  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
+from rooms.publish import PublishFromLoop  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        # Static files too (ServeStatic, in the middleware): nothing else to run.
-        "http": django_http,
-        "websocket": SameOriginValidator(
-            AddressLimit(
-                SocketOutage(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-            )
-        ),
-    }
+# daphne itself is started by config.serve (its websocket frames); a storm
+# of handshakes from one address is nginx's to refuse (deploy/nginx).
+application = PublishFromLoop(
+    ProtocolTypeRouter(
+        {
+            # Static files too (ServeStatic, in the middleware): nothing else to run.
+            "http": django_http,
+            "websocket": SameOriginValidator(
+                AddressLimit(
+                    SocketOutage(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+                )
+            ),
+        }
+    )
 )
 
-close_broken_frames()
-lighter_handshakes()
-refuse_storms_at_the_door()
 metrics.serve()  # on METRICS_PORT, if set (docs/OPERATIONS.md)
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the

@@ -1,8 +1,9 @@
 """The rules of a solo run as a pure state machine.
 
 Every event is a function (state, ..., now) -> new state that raises
-ActionError when the event is not allowed; nothing here touches the database or
-reads the time, so the rules can be tested with any clock. The board itself is
+ActionError when the event is not allowed, named by its code (games.wording
+words it); nothing here imports Django, touches the database or reads the
+time, so the rules can be tested with any clock. The board itself is
 never stored: it is rebuilt by replaying the move log on the engine, so a log
 that the engine refuses can never become a position.
 
@@ -14,8 +15,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TypedDict, Unpack
-
-from django.utils.translation import gettext
 
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, clearing_order, still_to_take
@@ -128,15 +127,13 @@ def deal(
 
 def _require_play(state: RunState) -> None:
     if not state.in_play:
-        raise Conflict("finished", gettext("this run is over"))
+        raise Conflict("finished")
 
 
 def _require_move(state: RunState, move: int) -> None:
     if move != len(state.moves):
-        raise Conflict(
-            "stale",
-            f"the board has {len(state.moves)} pairs taken, the request counted {move}",
-        )
+        params = {"taken": len(state.moves), "move": move}
+        raise Conflict("stale", says="run_stale", params=params)
 
 
 def _acting(state: RunState, now: datetime) -> Clock:
@@ -178,7 +175,7 @@ def undo(state: RunState, move: int, now: datetime) -> RunState:
     _require_play(state)
     _require_move(state, move)
     if not state.moves:
-        raise Refused("empty", gettext("no pair has been taken yet"))
+        raise Refused("empty", says="run_empty")
     return replace(
         state,
         moves=state.moves[:-1],
@@ -249,9 +246,7 @@ def back_to_safety(state: RunState, now: datetime) -> tuple[RunState, Safety]:
 def where_it_turned(state: RunState) -> Safety:
     """For a finished run only: while it is in play this would be a hint."""
     if state.in_play:
-        raise Conflict(
-            "in_play", gettext("where it turned is shown once the run is over")
-        )
+        raise Conflict("in_play")
     return safety(state)
 
 
@@ -310,15 +305,10 @@ def shuffle(state: RunState, seed: str, now: datetime) -> RunState:
     """Re-lay the standing faces so the pile clears (where the mode allows)."""
     _require_play(state)
     if not state.can_shuffle:
-        raise Refused("no_shuffle", gettext("shuffling is not allowed on this board"))
+        raise Refused("no_shuffle")
     result = engine_shuffle(state.board(), seed)
     if result.faces is None:
-        raise Conflict(
-            "no_order",
-            gettext(
-                "the standing tiles cannot be cleared in any order; undo or restart"
-            ),
-        )
+        raise Conflict("no_order", says="run_no_order")
     return replace(
         state,
         faces=result.faces,

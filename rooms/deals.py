@@ -13,6 +13,7 @@ from rooms import race, sql, together
 from rooms.changes import in_play, members_of, room_change
 from rooms.models import Room, Round
 from rooms.state import room_json, round_json
+from rooms.wording import limits_text
 
 # The two piles a host picks from, by the layouts' slugs.
 PILES = {"big": "turtle", "small": "small"}
@@ -35,7 +36,7 @@ def deal_round(code: str, player: Player, mode: str, pile: str, limit: int) -> R
         raise Refused(
             "bad_limit",
             gettext("the time limit is one of %(minutes)s minutes")
-            % {"minutes": race.limits_text()},
+            % {"minutes": limits_text()},
         )
     layout = playable_layout(PILES[pile])
     seed = secrets.token_hex(8)

@@ -38,11 +38,6 @@ SOCKETS_PER_SEAT = 4
 SOCKETS_PER_ADDRESS = 32
 # Hints search the whole pile: one every two seconds, a few in a row.
 HINT_RATE, HINT_BURST = 0.5, 3
-# Handshakes one device (the same cookies from the same address) may open to
-# one room socket path in a row: its sockets, a reload, and one more to be
-# told why it is refused (4409); then one every two seconds. More is a storm,
-# answered 429 by the door (config.handshake_refusal) before any work.
-HANDSHAKE_RATE, HANDSHAKE_BURST = 0.5, SOCKETS_PER_SEAT + 2
 
 # How long a socket's entry in Redis lasts unless renewed, and how often its
 # process renews the entries of the sockets it holds.
@@ -100,11 +95,6 @@ class Buckets:
             bucket.give_back()
 
 
-# The door's (config.handshake_refusal): per device and socket path, for a
-# storm that comes to one process.
-HANDSHAKES = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST)
-
-
 class MemorySockets:
     """The sockets open in this process, by address and by seat."""
 
@@ -118,9 +108,6 @@ class MemorySockets:
             return None
         self.counts[key] += 1
         return key
-
-    def held_here(self, key: str) -> int:
-        return self.counts[key]
 
     async def release(self, key: str, ticket: str) -> None:
         self.counts[key] -= 1
@@ -209,9 +196,6 @@ class RedisSockets:
         self.held.add(ticket)
         self._renew_on_this_loop()
         return ticket
-
-    def held_here(self, key: str) -> int:
-        return self.local[key]
 
     async def release(self, key: str, ticket: str) -> None:
         if self.keys.pop(ticket, None) is None:
@@ -324,12 +308,6 @@ class Shared:
     async def release(self, key: str, ticket: str) -> None:
         assert self.sockets is not None
         await self.sockets.release(key, ticket)
-
-    def full_here(self, key: str, limit: int) -> bool:
-        """Whether this process alone holds `limit` sockets under `key`, so
-        that take() would refuse: a caller that cannot wait (daphne's HTTP
-        layer) refuses on this, with no Redis round trip."""
-        return self.sockets is not None and self.sockets.held_here(key) >= limit
 
     async def allow_hint(self, player_id: int) -> bool:
         if self.hints is None:

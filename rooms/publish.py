@@ -9,8 +9,12 @@ Actions run on worker threads of an event loop (a daphne process's, or the
 timer process's). `async_to_sync` would hand the send to that loop and
 keep the thread waiting for it, a hop there and back that cost about a
 fifth of a move's CPU; the send is handed over and not waited for instead,
-in order (the loop runs what it is handed in turn). Without a loop (a
-management command, a test) it is sent before the call returns.
+in order (the loop runs what it is handed in turn). The loop is the one
+the work came from: whoever hands work to threads names its loop first
+(`publish_from_this_loop`: config.asgi for every connection, run_timers
+for its threads), and the name goes with the work into the thread, as
+asgiref's sync_to_async runs it in a copy of the caller's context. Without
+a loop (a management command, a test) it is sent before the call returns.
 """
 
 import asyncio
@@ -18,9 +22,10 @@ import json
 import logging
 import os
 import threading
+from contextvars import ContextVar
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -54,15 +59,25 @@ def group_name(code: str) -> str:
     return f"room.{code}"
 
 
+# The loop that handed this work to a thread, and the process it runs in
+# (a forked process has a copy of the context but not the loop).
+_home: ContextVar[tuple[asyncio.AbstractEventLoop, int] | None] = ContextVar(
+    "publish_loop", default=None
+)
+
+
+def publish_from_this_loop() -> None:
+    """Hand what the work started from here publishes to the running loop
+    (call it in async code before handing work to threads)."""
+    _home.set((asyncio.get_running_loop(), os.getpid()))
+
+
 def _loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop whose worker thread this is, if it still runs.
-    asgiref keeps it for its own hops back, as this thread's (and only in
-    the process that started the thread)."""
-    local = SyncToAsync.threadlocal
-    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+    """The event loop this work came from, if it still runs."""
+    home = _home.get()
+    if home is None or home[1] != os.getpid() or not home[0].is_running():
         return None
-    loop = getattr(local, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
+    return home[0]
 
 
 # Sends handed to a loop and not yet done: the loop keeps only a weak
@@ -162,3 +177,16 @@ def unseated_on_commit(code: str, seat: int) -> None:
     """Once committed, close the sockets still open for a seat that left
     or was removed (another tab of theirs; the removed player's page)."""
     transaction.on_commit(lambda: _send_unseated(code, seat))
+
+
+class PublishFromLoop:
+    """ASGI middleware: what the work of a connection publishes (an action
+    on a worker thread, a page's sync view) goes out on the loop serving
+    the connection, handed over rather than waited for."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        publish_from_this_loop()
+        await self.app(scope, receive, send)

@@ -1,7 +1,9 @@
 """The rules of a race as a pure state machine.
 
 Every event is a function (race, ..., now) -> new race that raises
-games.errors' Refused or Conflict when the rules refuse it. Nothing here
+games.errors' Refused or Conflict when the rules refuse it, naming the
+refusal by its code (and the sentence and numbers that say why, which
+rooms.wording words in the page's language). Nothing here imports Django,
 touches the database or reads the time, so every rule can be tested with a
 fake clock; rooms.actions loads a Race from the rows, applies one of these
 functions under the room's lock and saves what changed.
@@ -19,13 +21,10 @@ the tiles of their logged pairs taken away, and every pair is checked by
 the engine before it is logged.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cached_property
 
-from django.utils.translation import gettext, ngettext
-
-from config.numerals import local_digits
 from games.engine.board import Board, MoveError
 from games.engine.hint import Hint, HintSearch, still_to_take
 from games.engine.hint import hint as engine_hint
@@ -35,7 +34,7 @@ from games.engine.safety import Safety, find_safety
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import BUILD_DELAY_MS, Clock
-from rooms import bots
+from rooms import bots, positions
 
 Pair = tuple[int, int]
 
@@ -45,11 +44,6 @@ LATE_JOIN_MS = 5_000
 LIMIT_MINUTES = (0, 5, 10, 15)
 
 
-def limits_text() -> str:
-    """The time limits a race may have, for a message ("0, 5, 10, 15")."""
-    return ", ".join(local_digits(m) for m in LIMIT_MINUTES)
-
-
 # Racer statuses.
 PLAYING = "playing"
 CLEARED = "cleared"
@@ -57,22 +51,8 @@ STOPPED = "stopped"
 TIMED_OUT = "timed_out"
 LEFT = "left"
 # Race statuses.
-# Why a racer who is out cannot move, said to them (a function: translated
-# in the language of whoever asks, at the moment they ask).
-DONE_MESSAGES = {
-    CLEARED: lambda: gettext("you have cleared your pile"),
-    STOPPED: lambda: gettext("you have stopped"),
-    TIMED_OUT: lambda: gettext("your time is up"),
-    LEFT: lambda: gettext("you have left this race"),
-}
-
 RACING = "racing"
 OVER = "over"
-
-
-# The same refusals as solo play: an illegal request (answered as an error
-# to the sender) or one that no longer fits the state (a stale move count,
-# a finished race). Renamed here for what they refuse.
 
 
 # One entry of a racer's undo log, (ms, pair, faces_before): the racer's
@@ -105,12 +85,6 @@ class Racer:
     shuffles: int = 0
     end_ms: int | None = None  # own clock when the racer cleared or stopped
     bot_at_ms: int | None = None  # race clock time of a bot's next move
-    # (standing, free tiles) of the racer's board when already worked out:
-    # a take leaves them on its board, so the boards built again for the
-    # same position (the bot's choice and its take, the event's patch) skip
-    # walking the pile. Used only while the standing set is the same, so a
-    # state made from this one by `replace` never reuses a stale one.
-    known_free: tuple[int, int] = field(default=(-1, -1), compare=False, repr=False)
 
     @property
     def playing(self) -> bool:
@@ -145,13 +119,7 @@ class Racer:
         """The racer's position on the engine (every logged pair was checked
         by the engine when it was taken, so the standing set is built
         directly rather than by taking each pair again)."""
-        standing = self.standing(layout)
-        known, free = self.known_free
-        return Board(layout, self.faces, standing, free if known == standing else -1)
-
-    def knowing(self, board: Board) -> "Racer":
-        """This racer, keeping the free tiles of `board` (its position)."""
-        return replace(self, known_free=(board.standing, board.free))
+        return positions.board_at(layout, self.faces, self.standing(layout))
 
 
 @dataclass(frozen=True)
@@ -182,7 +150,7 @@ class Race:
         for r in self.racers:
             if r.seat == seat:
                 return r
-        raise Refused("not_racing", gettext("you are not racing on this deal"))
+        raise Refused("not_racing")
 
     def race_ms(self, now: datetime) -> int:
         return self.clock.elapsed_ms(now)
@@ -223,11 +191,7 @@ def deal(
     """A new race on one deal for every (seat, name, bot level) given;
     `witness` is a clearing order of the deal."""
     if limit_minutes not in LIMIT_MINUTES:
-        raise Refused(
-            "bad_limit",
-            gettext("the time limit must be one of %(minutes)s minutes")
-            % {"minutes": limits_text()},
-        )
+        raise Refused("bad_limit")
     race = Race(
         layout=layout,
         faces=faces,
@@ -249,9 +213,7 @@ def join(race: Race, seat: int, name: str, bot: str, now: datetime) -> Race:
     """A late joiner races on this deal only in its first few seconds."""
     late = now - race.dealt_at > timedelta(milliseconds=LATE_JOIN_MS)
     if race.status != RACING or late:
-        raise Conflict(
-            "in_progress", gettext("a race is in progress; you join the next deal")
-        )
+        raise Conflict("in_progress")
     if any(r.seat == seat for r in race.racers):
         return race
     racer = Racer(seat=seat, name=name, faces=race.faces, bot=bot)
@@ -312,24 +274,17 @@ def wake_at(race: Race) -> datetime | None:
 def _acting(race: Race, seat: int, now: datetime, move: int | None = None) -> Racer:
     """The racer making a move, once the race allows it."""
     if race.status != RACING:
-        raise Conflict("over", gettext("this race is over"))
+        raise Conflict("over", says="race_over")
     racer = race.racer(seat)
     if not racer.playing:
-        raise Conflict("done", DONE_MESSAGES[racer.status]())
+        raise Conflict("done", says=f"racer_{racer.status}")
     if race.paused:
-        raise Conflict("paused", gettext("the race is paused"))
+        raise Conflict("paused", says="race_paused")
     if race.clock.running_since is not None and race.clock.running_since > now:
-        raise Conflict("building", gettext("the pile is still being built"))
+        raise Conflict("building")
     if move is not None and move != len(racer.steps):
-        raise Conflict(
-            "stale",
-            ngettext(
-                "you have made %(moves)s move, the request counted %(move)s",
-                "you have made %(moves)s moves, the request counted %(move)s",
-                len(racer.steps),
-            )
-            % {"moves": local_digits(len(racer.steps)), "move": local_digits(move)},
-        )
+        params = {"moves": len(racer.steps), "move": move}
+        raise Conflict("stale", says="race_stale", params=params)
     return racer
 
 
@@ -350,9 +305,10 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
         board.take(a, b)
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
+    positions.remember(board)
     ms = race.own_ms(racer, now)
     steps = (*racer.steps, taken(ms, (min(a, b), max(a, b))))
-    racer = replace(racer, steps=steps, known_free=(board.standing, board.free))
+    racer = replace(racer, steps=steps)
     if board.cleared:
         racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
     return _finish_if_done(race.with_racer(racer), now)
@@ -364,7 +320,7 @@ def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
     race = settle(race, now)
     racer = _acting(race, seat, now, move)
     if not racer.steps:
-        raise Refused("empty", gettext("there is nothing to undo"))
+        raise Refused("empty", says="race_empty")
     _, _, faces_before = racer.steps[-1]
     faces = faces_before if faces_before is not None else racer.faces
     return race.with_racer(replace(racer, steps=racer.steps[:-1], faces=faces))
@@ -420,12 +376,10 @@ def shuffle(race: Race, seat: int, seed: str, now: datetime) -> Race:
     racer = _acting(race, seat, now)
     board = racer.board(race.layout)
     if board.has_move():
-        raise Refused("pair_on_table", gettext("a matching pair is still free"))
+        raise Refused("pair_on_table")
     result = engine_shuffle(board, seed)
     if result.faces is None:
-        raise Conflict(
-            "no_order", gettext("no order clears the standing tiles: undo or stop")
-        )
+        raise Conflict("no_order", says="race_no_order")
     step = shuffled(race.own_ms(racer, now), racer.faces)
     racer = replace(
         racer,
@@ -443,7 +397,7 @@ def stop(race: Race, seat: int, now: datetime) -> Race:
     race = settle(race, now)
     racer = _acting(race, seat, now)
     if racer.board(race.layout).has_move():
-        raise Refused("pair_on_table", gettext("a matching pair is still free"))
+        raise Refused("pair_on_table")
     return _end_racer(race, racer, STOPPED, now)
 
 
@@ -472,13 +426,13 @@ def _require_still_racing(race: Race, seat: int) -> None:
     """Only a racer still playing stops or starts everyone's clock: not a
     late joiner watching, nor one who has cleared or stopped."""
     if not race.racer(seat).playing:
-        raise Refused("done", gettext("you are out of this race: the others play on"))
+        raise Refused("done", says="racer_out")
 
 
 def pause(race: Race, seat: int, now: datetime) -> Race:
     race = settle(race, now)
     if race.status != RACING:
-        raise Conflict("over", gettext("this race is over"))
+        raise Conflict("over", says="race_over")
     _require_still_racing(race, seat)
     if race.paused:
         return race
@@ -487,7 +441,7 @@ def pause(race: Race, seat: int, now: datetime) -> Race:
 
 def resume(race: Race, seat: int, now: datetime) -> Race:
     if race.status != RACING:
-        raise Conflict("over", gettext("this race is over"))
+        raise Conflict("over", says="race_over")
     _require_still_racing(race, seat)
     if not race.paused:
         return race
@@ -499,10 +453,10 @@ def end_now(race: Race, host_seat: int, now: datetime) -> Race:
     stopped. Those still playing stop with the matches made."""
     race = settle(race, now)
     if race.status != RACING:
-        raise Conflict("over", gettext("this race is over"))
+        raise Conflict("over", says="race_over")
     host = next((r for r in race.racers if r.seat == host_seat), None)
     if host is not None and host.playing:
-        raise Refused("host_playing", gettext("clear or stop your own pile first"))
+        raise Refused("host_playing")
     # End every racer at the same moment, then close the race once.
     for r in race.racers:
         if r.playing:
@@ -527,9 +481,6 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
     racer = race.racer(seat)
     rng = _bot_rng(race.seed, racer, "choose")
     board = racer.board(race.layout)
-    # Kept before choosing, which may search on the board: the take below
-    # builds it again from the racer.
-    race = race.with_racer(racer.knowing(board))
     choice = bots.choose(board, racer.bot, rng, race.witness)
     move = len(racer.steps)
     try:

@@ -1,10 +1,11 @@
 """The rules of Together mode as a pure state machine.
 
 One pile for the room, taken in turns. Every event is a function
-(state, ..., now) -> new state that raises rooms.race's Refused or Conflict
-(an error with the protocol's `code`) when the rules refuse it. Nothing here
-touches the database or reads the time, so each rule can be tested with a
-fake clock.
+(state, ..., now) -> new state that raises games.errors' Refused or
+Conflict (an error with the protocol's `code`, naming the sentence that says
+why; rooms.wording words it) when the rules refuse it. Nothing here imports
+Django, touches the database or reads the time, so each rule can be tested
+with a fake clock.
 
 Time: one shared clock (games.play.Clock) that starts when the pile has
 built and stops while the game is paused. Every time here (when a turn
@@ -53,9 +54,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
-from functools import lru_cache
-
-from django.utils.translation import gettext
 
 from games.engine.board import Board, MoveError
 from games.engine.faces import SUIT_FACES, group_of
@@ -66,6 +64,7 @@ from games.engine.rng import Rng
 from games.engine.shuffle import shuffle as engine_shuffle
 from games.errors import Conflict, Refused
 from games.play import Clock
+from rooms import positions
 from rooms import together_bots as bots
 
 Pair = tuple[int, int]
@@ -155,9 +154,15 @@ class Together:
     watchers: tuple[Watcher, ...] = ()
 
     def board(self) -> Board:
-        pairs = tuple(move.pair for move in self.moves)
-        standing, free = _replayed(self.layout, self.faces, pairs)
-        return Board(self.layout, self.faces, standing, free)
+        """The pile now: every logged pair was checked by the engine when it
+        was taken, so the standing tiles are built directly rather than by
+        taking each pair again."""
+        taken = 0
+        for move in self.moves:
+            a, b = move.pair
+            taken |= (1 << a) | (1 << b)
+        standing = self.layout.all_mask & ~taken
+        return positions.board_at(self.layout, self.faces, standing)
 
     def find(self, seat: int) -> int | None:
         """The index of a seat number in turn order."""
@@ -200,24 +205,6 @@ class Together:
     def with_seat(self, index: int, seat: Seat) -> "Together":
         seats = self.seats[:index] + (seat,) + self.seats[index + 1 :]
         return replace(self, seats=seats)
-
-
-@lru_cache(maxsize=4096)
-def _replayed(
-    layout: Layout, faces: tuple[str, ...], pairs: tuple[Pair, ...]
-) -> tuple[int, int]:
-    """The standing and free tiles once `pairs` are taken in order from the
-    pile. Each log is the last one and a pair, and the last one's answer is
-    kept, so a move replays one pair rather than the whole log (and it asks
-    three times: the rule, its check and what players see). Raises
-    MoveError, as replaying on the engine does, for a pair it refuses."""
-    if not pairs:
-        board = Board(layout, faces)
-    else:
-        standing, free = _replayed(layout, faces, pairs[:-1])
-        board = Board(layout, faces, standing, free)
-        board.take(*pairs[-1])
-    return board.standing, board.free
 
 
 def _pair(a: int, b: int) -> Pair:
@@ -279,7 +266,7 @@ def deal(
     clearing order of the deal."""
     seated = tuple(Seat(seat=s, name=n, bot=b) for s, n, b in seats)
     if not seated:
-        raise Refused("no_seats", gettext("nobody to play"))
+        raise Refused("no_seats")
     return Together(
         layout=layout,
         faces=faces,
@@ -349,6 +336,7 @@ def _take(state: Together, index: int, pair: Pair, ms: int) -> Together:
     """The seat whose turn it is takes a pair the engine allows."""
     board = state.board()
     board.take(*pair)
+    positions.remember(board)
     seat = state.seats[index]
     points, bonus = score(state, seat.seat, pair)
     seat = replace(
@@ -500,25 +488,23 @@ def _require_seated(state: Together, seat: int) -> None:
     someone watching it."""
     index = state.find(seat)
     if index is None or state.seats[index].left:
-        raise Refused(
-            "not_seated", gettext("you watch this pile; you play the next deal")
-        )
+        raise Refused("not_seated")
 
 
 def _acting(state: Together, seat: int, now: datetime) -> int:
     """The index of the seat asking, once it may act on the pile now."""
     if state.status != PLAYING:
-        raise Conflict("over", gettext("this game is over"))
+        raise Conflict("over", says="game_over")
     _require_seated(state, seat)
     index = state.find(seat)
     assert index is not None  # seated, as just checked
     if state.paused:
-        raise Conflict("paused", gettext("the game is paused"))
+        raise Conflict("paused", says="game_paused")
     since = state.clock.running_since
     if since is not None and since > now:
-        raise Conflict("building", gettext("the pile is still being built"))
+        raise Conflict("building")
     if state.turn != index:
-        raise Conflict("not_your_turn", gettext("it is not your turn"))
+        raise Conflict("not_your_turn")
     return index
 
 
@@ -646,7 +632,7 @@ def pause(state: Together, seat: int, now: datetime) -> Together:
     """Stop the shared clock, and with it the turn's time."""
     state = run_due(state, now)
     if state.status != PLAYING:
-        raise Conflict("over", gettext("this game is over"))
+        raise Conflict("over", says="game_over")
     _require_seated(state, seat)
     if state.paused:
         return state
@@ -656,7 +642,7 @@ def pause(state: Together, seat: int, now: datetime) -> Together:
 def resume(state: Together, seat: int, now: datetime) -> Together:
     """Run the clock again: the turn has the time it had left at the pause."""
     if state.status != PLAYING:
-        raise Conflict("over", gettext("this game is over"))
+        raise Conflict("over", says="game_over")
     _require_seated(state, seat)
     if not state.paused:
         return state

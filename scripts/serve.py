@@ -43,7 +43,7 @@ def daphne_cmd(fd: int) -> list[str]:
     # all (an access log to /dev/null still formats a line per connection);
     # the app's log levels are its own settings' (LOG_LEVEL).
     return [
-        *(PY, "-m", "daphne", "--fd", str(fd), "--verbosity", "0"),
+        *(PY, "-m", "config.serve", "--fd", str(fd), "--verbosity", "0"),
         "config.asgi:application",
     ]
 

@@ -139,7 +139,7 @@ def manage(network: Network, host: str, env: dict, *args: str) -> str:
 
 def web_host(network: Network, host: str, env: dict) -> list[Process]:
     address = network.addresses[host]
-    daphne = [sys.executable, "-m", "daphne", "-b", address, "-p", str(PORT)]
+    daphne = [sys.executable, "-m", "config.serve", "-b", address, "-p", str(PORT)]
     daphne += ["--verbosity", "0", "config.asgi:application"]
     timers = [sys.executable, "manage.py", "run_timers"]
     return [

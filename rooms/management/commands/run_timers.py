@@ -32,7 +32,7 @@ from config.longlived import freeze_start_up
 from monitoring import metrics
 from monitoring.heartbeats import Beater, Part
 from rooms import actions
-from rooms.publish import handed_over
+from rooms.publish import handed_over, publish_from_this_loop
 
 log = logging.getLogger("rooms.timers")
 
@@ -137,8 +137,8 @@ class Command(BaseCommand):
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stopping.set)
         heartbeat = Beater(Part.TIMER)
-        # Started from this loop, the threads publish onto it (asgiref's
-        # async_to_sync finds the loop that started the thread).
+        # Started from this loop, the threads publish onto it.
+        publish_from_this_loop()
         with ThreadPoolExecutor(workers, thread_name_prefix="timer") as threads:
             serve = database_sync_to_async(
                 _serve, thread_sensitive=False, executor=threads

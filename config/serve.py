@@ -1,0 +1,46 @@
+"""daphne as Tiles runs it: `python -m config.serve` takes daphne's own
+arguments (`python -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application`).
+
+One thing daphne has no option for: its websockets are built with
+autobahn's default `failByDrop`, which answers a frame too big, invalid
+UTF-8 or an unmasked client frame by resetting the TCP connection, and the
+page cannot tell that from a network failure. With it off autobahn sends
+the close frame RFC 6455 gives each case (1009, 1007, 1002). daphne's
+command line takes its server class as a class attribute, and its server
+a `ready_callable` once its websocket factory is made: the option is set
+there, through autobahn's public setProtocolOptions. The sizes are daphne's
+own options. tests/test_ws_frames.py fails if a daphne upgrade changes
+any of this.
+"""
+
+import sys
+from typing import Any
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+
+# No message of docs/protocol.md comes near this; daphne's default is 1 MiB,
+# which a socket may be made to buffer for nothing.
+MAX_FRAME_BYTES = 64 * 1024
+
+
+class TilesServer(Server):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["websocket_max_frame_size"] = MAX_FRAME_BYTES
+        kwargs["websocket_max_message_size"] = MAX_FRAME_BYTES
+        super().__init__(*args, ready_callable=self._close_broken_frames, **kwargs)
+
+    def _close_broken_frames(self) -> None:
+        self.ws_factory.setProtocolOptions(failByDrop=False)
+
+
+class TilesCommandLine(CommandLineInterface):
+    server_class = TilesServer
+
+
+def main(argv: list[str]) -> None:
+    TilesCommandLine().run(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
