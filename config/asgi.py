@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.handshake_refusal import refuse_storms_at_the_door  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
+from config.restart_close import close_sockets_on_stop  # noqa: E402
 from config.websocket_frames import (  # noqa: E402
     close_broken_frames,
     lighter_handshakes,
@@ -32,6 +33,7 @@ application = ProtocolTypeRouter(
 )
 
 close_broken_frames()
+close_sockets_on_stop()
 lighter_handshakes()
 refuse_storms_at_the_door()
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.utils.csp import CSP
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str
 from config.connections import channel_prefix, postgres_options, redis_options
+from config.env import database_from_url, env_bool, env_int, env_list, env_str
 from config.env import redis_url as env_redis_url
 from config.secret import install_key, production_key
 
