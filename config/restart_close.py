@@ -1,6 +1,6 @@
 """A daphne that is stopped (SIGTERM: systemctl stop or restart, an
-upgrade) tells every open socket so with close code 1012, "service
-restart", before it goes. Left to itself daphne only drops the TCP
+upgrade) stops listening and tells every open socket so with close code
+1012, "service restart", before it goes. Left to itself daphne only drops the TCP
 connections, which a page cannot tell from a network failure; on 1012 the
 page reconnects at once (static/js/rooms/connection.js), through nginx,
 to a process that is still up.
@@ -12,7 +12,7 @@ import weakref
 # twisted's reactor, so that is the one we get.
 import daphne.server  # noqa: F401
 from daphne.ws_protocol import WebSocketProtocol
-from twisted.internet import reactor, task
+from twisted.internet import reactor, task, tcp
 
 CLOSE_RESTART = 1012
 # Long enough for the close frames to leave; short against the unit's
@@ -28,6 +28,11 @@ def _opened(protocol: WebSocketProtocol, original) -> None:
 
 
 def _close_all():
+    # First no new connection: a page told to reconnect must not reach
+    # this process again while it finishes (nginx then takes the next).
+    for reader in reactor.getReaders():
+        if isinstance(reader, tcp.Port):
+            reader.stopListening()
     for protocol in list(_open):
         if protocol.state == protocol.STATE_OPEN:
             # sendClose allows only 1000 and 3000-4999 from an application;

@@ -231,6 +231,7 @@ class Edge:
         assert out.returncode == 0, out.stderr
         command = ["nginx", "-c", str(self.conf), "-p", str(self.prefix)]
         command += ["-g", "daemon off;"]
+        command[0] = shutil.which("nginx") or "nginx"
         self.process = Process([*self.network.exec("edge"), *command], {}, "nginx")
 
     def log(self) -> str:

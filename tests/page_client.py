@@ -40,6 +40,7 @@ class Page(Seat):
         self.acks: list[tuple[float, float]] = []  # (sent, acked) of moves
         self.drops: list[tuple[float, object]] = []  # (when, code or "silent")
         self.opened_once = False
+        self.errors: list[str] = []  # why handshakes failed
 
     # -- the connection --------------------------------------------------
     def start(self) -> None:
@@ -50,7 +51,13 @@ class Page(Seat):
         while True:
             try:
                 code = await self._one_socket()
-            except (OSError, Refused, TimeoutError, asyncio.IncompleteReadError):
+            except (
+                OSError,
+                Refused,
+                TimeoutError,
+                asyncio.IncompleteReadError,
+            ) as error:
+                self.errors.append(repr(error)[:200])
                 code = None
             if code in STOP_CODES:
                 return
@@ -86,6 +93,8 @@ class Page(Seat):
         self.opened_once = True
         self.upstream = self.ws.headers.get("x-upstream", "")
         self.silent_at = None
+        if self.state is not None:
+            self.online.set()  # onopen; a first socket waits for its state
         tasks = [
             asyncio.create_task(self._listen_until_closed()),
             asyncio.create_task(self._ping()),

@@ -45,6 +45,7 @@ LINK_DOWN_S = 60
 # A race player taps a pair a second while a cut is under way (a Together
 # player on their turn every 1.5 s): the Big pile's 72 pairs last the test.
 PACE_S = 1.0
+FAIL_TIMEOUT_S = 5
 ROOMS = """
 import json
 from rooms import actions
@@ -110,13 +111,14 @@ def test_a_race_and_a_together_survive_a_host_cut_four_ways(network):
         data.start()
         env = data.env()
         release: dict[str, Path] = {}
-        # The next release is built while this one is set up and cut.
+        # The next release is built while a web host's link is down.
         builder = threading.Thread(
             target=lambda: release.setdefault("new", new_release(folder, env))
         )
-        builder.start()
         manage(network, "web1", env, "migrate", "--noinput")
+        figures["migrated_s"] = round(time.monotonic() - started, 1)
         manage(network, "web1", env, "load_layouts")
+        figures["layouts_loaded_s"] = round(time.monotonic() - started, 1)
         edge.publish(ROOT / "staticfiles")
         webs = [WebHost(network, name, env, ROOT) for name in ("web1", "web2")]
         for web in webs:
@@ -139,9 +141,10 @@ def test_a_race_and_a_together_survive_a_host_cut_four_ways(network):
         for web in webs:
             print(web.log())
         print(data.redis.log() if data.redis else "", edge.log())
+        print(edge.process.log() if edge.process else "")
         raise
     finally:
-        if builder:
+        if builder and builder.is_alive():
             builder.join()
         for web in webs:
             web.stop()
@@ -233,7 +236,9 @@ class Play:
         self.builder, self.figures = builder, figs
         self.pages: list[Page] = []
         self.done: dict[str, int] = {}
+        self.limit: dict[str, int] = {}  # pairs a player may have acked by now
         self.active = False
+        self.players: list[asyncio.Task] = []
         self.slowest = {"request": 0.0, "handshake": 0.0}
         self.failed_requests: list[int] = []
 
@@ -247,7 +252,10 @@ class Play:
         for page in self.pages:
             page.start()
         for page in self.pages:
-            await asyncio.wait_for(page.online.wait(), 30)
+            try:
+                await asyncio.wait_for(page.online.wait(), 30)
+            except TimeoutError:
+                pytest.fail(f"{page.name} never online: {page.errors[-3:]}")
         ann, cat = self.pages[0], self.pages[2]
         for host, mode in ((ann, "race"), (cat, "together")):
             deal = {"type": "deal", "mode": mode, "pile": "big", "limit": 0}
@@ -257,7 +265,7 @@ class Play:
         for mode in ("race", "together"):
             self.orders[mode] = await asyncio.to_thread(self.solution, mode)
         await asyncio.sleep(2)  # the piles build; then every clock starts
-        players = [asyncio.create_task(self._player(p)) for p in self.pages]
+        self.players = [asyncio.create_task(self._player(p)) for p in self.pages]
 
         await self._moves("warm-up")
         old_names = manifest(ROOT)
@@ -275,7 +283,7 @@ class Play:
         await self._cut("rolling upgrade", self._upgrade)
         await self._all_load(old_names + new_names, "upgraded")
 
-        for player in players:
+        for player in self.players:
             player.cancel()
         self.http_probe.cancel()
         await self._nothing_acked_was_lost()
@@ -297,17 +305,19 @@ class Play:
 
     # -- the players ----------------------------------------------------------
     async def _player(self, page: Page) -> None:
-        """Taps the next pair every PACE_S while a cut is under way."""
+        """Taps the next pair as soon as it may (its turn, in Together),
+        then waits PACE_S, while a cut is under way."""
         together = page.code == self.seats["together"]["code"]
         order = self.orders["together" if together else "race"]
         pace = PACE_S * (1.5 if together else 1)
         while True:
-            await asyncio.sleep(pace)
-            if not self.active:
+            if not self.active or self.done[page.name] >= self.limit[page.name]:
+                await asyncio.sleep(0.05)
                 continue
             if together:
                 rnd = page.state["round"]
                 if rnd["turn_seat"] != page.seat or not page.online.is_set():
+                    await asyncio.sleep(0.05)
                     continue
                 pair = order[sum(len(s["taken"]) for s in rnd["seats"])]
                 move = len(rnd["moves"])
@@ -316,13 +326,16 @@ class Play:
             reply = await page.take(pair, move)
             if reply["type"] == "ack":
                 self.done[page.name] += 1
-            elif reply.get("code") not in ("not_your_turn", "stale"):
+                await asyncio.sleep(pace)
+            elif reply.get("code") in ("not_your_turn", "stale"):
+                await asyncio.sleep(0.05)
+            else:
                 pytest.fail(f"{page.name}'s pair refused: {reply}")
 
     async def _moves(self, what: str) -> None:
         """Everyone plays until each has two more pairs acknowledged."""
         goal = {n: d + 2 for n, d in self.done.items()}
-        self.active = True
+        self._play(2)
         await self._until(
             lambda: all(self.done[n] >= g for n, g in goal.items()), what, 60
         )
@@ -337,11 +350,27 @@ class Play:
             60,
         )
 
+    def _describe(self) -> str:
+        return "; ".join(
+            f"{p.name}: acked {self.done[p.name]}, online {p.online.is_set()},"
+            f" on {p.upstream}, drops {p.drops[-2:]}, errors {p.errors[-2:]},"
+            f" last replies {list(p.replies.values())[-2:]}"
+            for p in self.pages
+        )
+
+    def _play(self, pairs: int) -> None:
+        """Everyone may take up to `pairs` more."""
+        self.limit = {n: d + pairs for n, d in self.done.items()}
+        self.active = True
+
     async def _until(self, check, what: str, within: float) -> None:
         deadline = time.monotonic() + within
         while not check():
+            for player in self.players:
+                if player.done():
+                    player.result()  # a player's failure is the test's
             if time.monotonic() > deadline:
-                pytest.fail(f"{what}: not within {within} s; acked {self.done}")
+                pytest.fail(f"{what}: not within {within} s; {self._describe()}")
             await asyncio.sleep(0.05)
 
     async def _probe_pages(self) -> None:
@@ -365,7 +394,7 @@ class Play:
         web = max(self.webs, key=lambda w: len(self._on(w)))
         victims = self._on(web)
         assert victims, "a cut host carries players"
-        self.active = True
+        self._play(6)
         moment, figures = await how(web, victims, what)
         await self._recovered(victims, moment, what)
         self.active = False
@@ -382,6 +411,9 @@ class Play:
         slow = {n: s for n, s in figures["next_ack_s"].items() if s > limit}
         assert not slow, f"{what}: next ack later than {limit} s: {figures}"
         await self._moves(f"after {what}")
+        # One host is cut at a time: nginx takes a host that failed back
+        # into rotation after its fail_timeout (deploy/nginx/tiles.conf).
+        await asyncio.sleep(FAIL_TIMEOUT_S)
 
     async def _kill(self, web: WebHost, victims, what) -> tuple[float, dict]:
         moment = time.monotonic()
@@ -398,6 +430,7 @@ class Play:
     async def _link_down(self, web: WebHost, victims, what) -> tuple[float, dict]:
         moment = time.monotonic()
         self.network.cut(web.name)
+        self.builder.start()  # the next release, while the minute passes
         await self._recovered(victims, moment, what)
         self.active = False
         await asyncio.sleep(LINK_DOWN_S - (time.monotonic() - moment))
@@ -418,6 +451,35 @@ class Play:
             figures[host.name] = {"stop_s": stopped, **await self._restart(host)}
             await self._pages_find_their_files(host)
         return moment, figures
+
+    async def _restart(self, web: WebHost) -> dict:
+        """systemd starting the units again; then /healthz, once it listens."""
+        started = time.monotonic()
+        web.start()
+        await asyncio.to_thread(web.wait_listening)
+        return {
+            "listening_s": round(time.monotonic() - started, 2),
+            "healthz_after_listening_s": await self._healthz(web),
+        }
+
+    async def _healthz(self, web: WebHost) -> float:
+        """Seconds until the host answers /healthz with 200 (by address, as
+        the load balancer asks); under 5."""
+        started = time.monotonic()
+        while True:
+            try:
+                status, body, _ = await http(
+                    web.address, "/healthz", port=WEB_PORT, host=web.address
+                )
+            except (OSError, TimeoutError, IndexError, ValueError):
+                status, body = 0, ""
+            took = round(time.monotonic() - started, 2)
+            if status == 200:
+                assert took < 5, f"{web.name} answered /healthz after {took} s"
+                return took
+            if took > 30:
+                pytest.fail(f"{web.name} never healthy: {status} {body[:300]}")
+            await asyncio.sleep(0.2)
 
     # -- the static files ---------------------------------------------------
     async def _all_load(self, names: list[str], when: str) -> None:
