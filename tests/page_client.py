@@ -1,7 +1,8 @@
 """A player's page, as static/js/rooms/connection.js runs it, over TLS
 through nginx: the same timings (a ping every 5 s; a reply awaited 10 s
 with no word from the server closes the socket; reconnects after 0.5 s
-doubling to 8 s, at once after a close 1012 or 1001), the same `since` on
+doubling to 8 s, at once after a close 1012 or 1001 or giving up on a
+silent server), the same `since` on
 every reconnect, the same gap handling (tests/seat_client.py), and a player
 who taps a pair again when the page says it was offline."""
 
@@ -19,7 +20,7 @@ SILENT_S = 10.0
 FIRST_RETRY_S = 0.5
 MAX_RETRY_S = 8.0
 AT_ONCE_S = 0.1
-RESTART_CODES = (1012, 1001)
+RESTART_CODES = (1012, 1001, "silent")
 STOP_CODES = (4000, 4403, 4404)
 OFFLINE = {"type": "error", "code": "offline", "message": "connection lost"}
 
@@ -36,7 +37,7 @@ class Page(Seat):
         self.online = asyncio.Event()
         self.pending: dict[str, asyncio.Future] = {}
         self.silent_at: float | None = None
-        self.handshakes: list[float] = []  # seconds each took
+        self.handshakes: list[tuple[float, float]] = []  # (started, seconds)
         self.acks: list[tuple[float, float]] = []  # (sent, acked) of moves
         self.drops: list[tuple[float, object]] = []  # (when, code or "silent")
         self.opened_once = False
@@ -89,7 +90,7 @@ class Page(Seat):
                 tls=self.tls,
             )
         finally:
-            self.handshakes.append(time.monotonic() - started)
+            self.handshakes.append((started, time.monotonic() - started))
         self.opened_once = True
         self.upstream = self.ws.headers.get("x-upstream", "")
         self.silent_at = None

@@ -97,6 +97,8 @@ async def test_sigterm_tells_each_socket_the_server_restarts_and_daphne_ends():
             while True:
                 await ws.recv_json(timeout=15)
         assert closed.value.code == 1012
+        told = time.monotonic() - stopped
+        assert told < 1, f"the close came {told:.1f} s after SIGTERM"
         await asyncio.to_thread(daphne.proc.wait, unit_stop_seconds())
         assert time.monotonic() - stopped < unit_stop_seconds()
     finally:

@@ -274,7 +274,11 @@ class Play:
         await self._cut("kill -9", self._kill)
         await self._cut("SIGTERM", self._terminate)
         await self._cut("link down", self._link_down)
+        waited = time.monotonic()
         await asyncio.to_thread(self.builder.join)
+        self.figures["waited_for_the_new_release_s"] = round(
+            time.monotonic() - waited, 1
+        )
         new = self.release["new"]
         new_names = manifest(new)
         assert set(new_names) != set(old_names), "the new release's names differ"
@@ -291,7 +295,7 @@ class Play:
             page.runner.cancel()
             page.ws.writer.transport.abort()
         self.slowest["handshake"] = round(
-            max(h for p in self.pages for h in p.handshakes), 2
+            max(took for p in self.pages for _, took in p.handshakes), 2
         )
         self.figures["slowest_s"] = self.slowest
         self.figures["page_loads_failed"] = self.failed_requests
@@ -403,6 +407,16 @@ class Play:
         figures["next_ack_s"] = {
             p.name: round(p.next_ack_after(moment), 2) for p in victims
         }
+        figures["dropped_after_s"] = {
+            p.name: round(
+                min([w for w, _ in p.drops if w >= moment] or [0]) - moment, 2
+            )
+            for p in victims
+        }
+        figures["handshakes_s"] = {
+            p.name: [round(t, 2) for w, t in p.handshakes if w >= moment]
+            for p in victims
+        }
         figures["closes_seen"] = sorted(
             {str(code) for p in victims for when, code in p.drops if when >= moment}
         )
@@ -446,6 +460,7 @@ class Play:
         for host in (other, web):
             if host is web:
                 moment = time.monotonic()
+                self._play(6)
             stopped = await asyncio.to_thread(host.terminate)
             host.release = self.release["new"]
             figures[host.name] = {"stop_s": stopped, **await self._restart(host)}
@@ -477,6 +492,9 @@ class Play:
             if status == 200:
                 assert took < 5, f"{web.name} answered /healthz after {took} s"
                 return took
+            self.figures.setdefault("healthz_not_ok", []).append(
+                f"{web.name} +{took} s: {status} {body[:160]}"
+            )
             if took > 30:
                 pytest.fail(f"{web.name} never healthy: {status} {body[:300]}")
             await asyncio.sleep(0.2)

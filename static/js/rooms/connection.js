@@ -21,6 +21,7 @@ const PROBE_MS = 3000;
 const CLOSE_RESTART = 1012;
 const CLOSE_GOING_AWAY = 1001;
 const AT_ONCE_MS = 100;
+const CLOSE_SILENT = "silent"; // no close frame: this page gave up waiting
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
 const CLOSE_NO_ROOM = 4404;
@@ -91,17 +92,17 @@ export class RoomConnection {
       return;
     }
     this.onStatus("offline");
-    const soon = code === CLOSE_RESTART || code === CLOSE_GOING_AWAY;
+    const soon = [CLOSE_RESTART, CLOSE_GOING_AWAY, CLOSE_SILENT].includes(code);
     const delay = soon ? AT_ONCE_MS * (1 + Math.random()) : this.retryMs;
     this.retryTimer = setTimeout(() => this.connect(), delay);
     if (!soon) this.retryMs = Math.min(this.retryMs * 2, 8000);
   }
 
   /** The server went silent: close without waiting for its close frame
-   * (none will come) and reconnect. */
+   * (none will come) and reconnect at once (the wait is already over). */
   silent() {
     const ws = this.ws;
-    this.dropped(null);
+    this.dropped(CLOSE_SILENT);
     ws?.close();
   }
 
