@@ -46,4 +46,5 @@ def close_sockets_on_stop() -> None:
     is imported first)."""
     original = WebSocketProtocol.onOpen
     WebSocketProtocol.onOpen = lambda self: _opened(self, original)
-    reactor.addSystemEventTrigger("before", "shutdown", _close_all)
+    # twisted's stubs type the module-level reactor as the interface class.
+    reactor.addSystemEventTrigger("before", "shutdown", _close_all)  # type: ignore[arg-type]

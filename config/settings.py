@@ -344,7 +344,8 @@ if DATABASE_URL:
         transaction_pooler=env_bool("DATABASE_TRANSACTION_POOLER", False),
     )
 if REDIS_URL:
-    CACHES["default"]["OPTIONS"] = redis_options()
+    _redis_cache: dict[str, Any] = CACHES["default"]
+    _redis_cache["OPTIONS"] = redis_options()
     CHANNEL_LAYERS["default"]["CONFIG"] = {
         "hosts": [{"address": REDIS_URL, **redis_options()}],
         # Pub/sub channels ignore Redis's database number: each deployment
