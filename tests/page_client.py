@@ -17,6 +17,7 @@ from tests.wsclient import Closed, Refused, WebSocket
 # static/js/rooms/connection.js
 PING_S = 5.0
 SILENT_S = 10.0
+PROBE_S = 3.0
 FIRST_RETRY_S = 0.5
 MAX_RETRY_S = 8.0
 AT_ONCE_S = 0.1
@@ -41,6 +42,7 @@ class Page(Seat):
         self.acks: list[tuple[float, float]] = []  # (sent, acked) of moves
         self.drops: list[tuple[float, object]] = []  # (when, code or "silent")
         self.opened_once = False
+        self.last_heard = 0.0
         self.errors: list[str] = []  # why handshakes failed
 
     # -- the connection --------------------------------------------------
@@ -94,6 +96,7 @@ class Page(Seat):
         self.opened_once = True
         self.upstream = self.ws.headers.get("x-upstream", "")
         self.silent_at = None
+        self.last_heard = time.monotonic()
         if self.state is not None:
             self.online.set()  # onopen; a first socket waits for its state
         tasks = [
@@ -136,6 +139,7 @@ class Page(Seat):
 
     def _handle(self, message: dict) -> None:
         self.silent_at = None  # the server is alive
+        self.last_heard = time.monotonic()
         if message["type"] == "hello":
             self.seat = message["seat"]
         super()._handle(message)
@@ -156,7 +160,9 @@ class Page(Seat):
         future = asyncio.get_running_loop().create_future()
         self.pending[ref] = future
         if self.silent_at is None:
-            self.silent_at = time.monotonic() + SILENT_S
+            # 10 s after the server's last word, and at least a probe's time.
+            now = time.monotonic()
+            self.silent_at = max(self.last_heard + SILENT_S, now + PROBE_S)
         try:
             await self.ws.send_json({**message, "ref": ref})
         except (ConnectionError, RuntimeError):

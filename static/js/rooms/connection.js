@@ -12,7 +12,7 @@ const PING_MS = 5000;
 // How long an event may wait for one published before it to arrive.
 const GAP_WAIT_MS = 400;
 // While a reply is awaited (every ping awaits one), the server says
-// something within this long or is taken for gone.
+// something within this long of its last word, or is taken for gone.
 const SILENT_MS = 10000;
 // After the device slept, the tab came back or the network changed, a ping
 // gets this long before the socket is taken for gone.
@@ -47,6 +47,7 @@ export class RoomConnection {
     this.silentTimer = null;
     this.silentAt = Infinity; // when the awaited reply is overdue
     this.lastTick = Date.now();
+    this.lastHeard = Date.now();
     this.closed = false;
     this.onWake = () => this.wake();
     globalThis.addEventListener?.("online", this.onWake);
@@ -70,7 +71,7 @@ export class RoomConnection {
     ws.onopen = () => {
       this.retryMs = 500;
       this.onStatus("online");
-      this.lastTick = Date.now();
+      this.lastTick = this.lastHeard = Date.now();
       this.pinger = setInterval(() => this.tick(), PING_MS);
     };
     ws.onmessage = (e) => this.handle(JSON.parse(e.data));
@@ -129,14 +130,14 @@ export class RoomConnection {
     }
   }
 
-  /** Expect the server to say something within `ms` (an earlier expectation
-   * stands). */
+  /** Expect the server to say something within `ms` of its last word, and
+   * no sooner than a probe's time from now (an earlier expectation stands). */
   watch(ms) {
-    const at = Date.now() + ms;
+    const at = Math.max(this.lastHeard + ms, Date.now() + PROBE_MS);
     if (at >= this.silentAt) return;
     clearTimeout(this.silentTimer);
     this.silentAt = at;
-    this.silentTimer = setTimeout(() => this.silent(), ms);
+    this.silentTimer = setTimeout(() => this.silent(), at - Date.now());
   }
 
   unwatch() {
@@ -147,6 +148,7 @@ export class RoomConnection {
 
   handle(message) {
     // The server is alive: a new wait starts for what is still awaited.
+    this.lastHeard = Date.now();
     this.unwatch();
     if (message.t) this.offset = message.t - Date.now();
     if (message.type === "hello") {
