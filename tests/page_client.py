@@ -64,6 +64,8 @@ class Page(Seat):
                 code = None
             if code in STOP_CODES:
                 return
+            if isinstance(code, int) and code >= 4000:
+                self.errors.append(f"closed {code}")
             self.drops.append((time.monotonic(), code))
             if self.opened_once:
                 retry = FIRST_RETRY_S

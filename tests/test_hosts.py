@@ -331,7 +331,8 @@ class Play:
             if reply["type"] == "ack":
                 self.done[page.name] += 1
                 await asyncio.sleep(pace)
-            elif reply.get("code") in ("not_your_turn", "stale"):
+            elif reply.get("code") in ("not_your_turn", "stale", "gone"):
+                # What this page saw was behind: the next state tells.
                 await asyncio.sleep(0.05)
             else:
                 pytest.fail(f"{page.name}'s pair refused: {reply}")
@@ -417,6 +418,7 @@ class Play:
             p.name: [round(t, 2) for w, t in p.handshakes if w >= moment]
             for p in victims
         }
+        figures["refusals"] = sorted({e[:60] for p in victims for e in p.errors[-3:]})
         figures["closes_seen"] = sorted(
             {str(code) for p in victims for when, code in p.drops if when >= moment}
         )
@@ -465,6 +467,9 @@ class Play:
             host.release = self.release["new"]
             figures[host.name] = {"stop_s": stopped, **await self._restart(host)}
             await self._pages_find_their_files(host)
+            # docs/DEPLOY.md: healthy, and back in nginx's rotation (its
+            # fail_timeout), before the next machine.
+            await asyncio.sleep(FAIL_TIMEOUT_S)
         return moment, figures
 
     async def _restart(self, web: WebHost) -> dict:
