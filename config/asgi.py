@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from config.longlived import freeze_start_up  # noqa: E402
 from config.socket_outage import SocketOutage  # noqa: E402
 from monitoring import metrics  # noqa: E402
+from config.restart_close import close_sockets_on_stop  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.publish import PublishFromLoop  # noqa: E402
@@ -36,6 +37,7 @@ application = PublishFromLoop(
 )
 
 metrics.serve()  # on METRICS_PORT, if set (docs/OPERATIONS.md)
+close_sockets_on_stop()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from config.connections import channel_prefix, postgres_options, redis_options
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 from config.env import redis_url as env_redis_url
 from config.local_network import LocalNetwork
@@ -393,3 +394,23 @@ TEMPLATES[0]["OPTIONS"]["context_processors"].append(
 LANGUAGE_COOKIE_AGE = SESSION_COOKIE_AGE
 LANGUAGE_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+
+# -- Connections that cannot hang (issue 25; config/connections.py) ----------
+# Every socket to PostgreSQL and Redis notices a silent peer within about
+# ten seconds, so a cut link fails a request instead of wedging a process.
+if DATABASE_URL:
+    postgres_options(
+        DATABASES["default"]["OPTIONS"],  # type: ignore[index]
+        transaction_pooler=env_bool("DATABASE_TRANSACTION_POOLER", False),
+    )
+if REDIS_URL:
+    _redis_cache: dict[str, Any] = CACHES["default"]
+    _redis_cache["OPTIONS"] = redis_options()
+    CHANNEL_LAYERS["default"]["CONFIG"] = {
+        "hosts": [{"address": REDIS_URL, **redis_options()}],
+        # Pub/sub channels ignore Redis's database number: each deployment
+        # names its own (config/connections.py).
+        "prefix": channel_prefix(REDIS_URL, env_str("CHANNEL_LAYER_PREFIX")),
+    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = redis_options()
+# ---------------------------------------------------------------------------

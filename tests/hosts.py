@@ -78,6 +78,10 @@ class Network:
         """The host's cable pulled: no packet in or out, no reset sent."""
         ip("-n", self.ns(host), "link", "set", self.veth(host), "down")
 
+    def uncut(self, host: str) -> None:
+        """The cable back in."""
+        ip("-n", self.ns(host), "link", "set", self.veth(host), "up")
+
     def exec(self, host: str) -> list[str]:
         """The prefix that runs a command on `host`."""
         return ["ip", "netns", "exec", self.ns(host)]

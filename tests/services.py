@@ -72,12 +72,14 @@ def free_port() -> int:
 class Process:
     """A child process whose output is kept for the failure message."""
 
-    def __init__(self, args: list[str], env: dict[str, str], name: str) -> None:
+    def __init__(
+        self, args: list[str], env: dict[str, str], name: str, cwd: Path = ROOT
+    ) -> None:
         self.name = name
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             args,
-            cwd=ROOT,
+            cwd=cwd,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

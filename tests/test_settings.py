@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from config.connections import POSTGRES_DEFAULTS
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = (
     "import json, django; django.setup(); from django.conf import settings as s;"
@@ -139,7 +141,14 @@ def test_database_url_options_reach_psycopg():
         "HOST": "db.example.org",
         "PORT": 6432,
         "NAME": "tiles",
-        "OPTIONS": {"sslmode": "require", "connect_timeout": 5, "prepare_threshold": 5},
+        "OPTIONS": {
+            "sslmode": "require",
+            "connect_timeout": 5,
+            "prepare_threshold": 5,
+            # config/connections.py's defaults, beside the URL's own.
+            **{k: v for k, v in POSTGRES_DEFAULTS.items() if k != "connect_timeout"},
+            "options": "-c statement_timeout=10s",
+        },
         "CONN_MAX_AGE": 300,
         "DISABLE_SERVER_SIDE_CURSORS": False,
     }

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
+import ssl
 import struct
 
 _GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -34,6 +35,7 @@ class Closed(ConnectionError):
 class WebSocket:
     def __init__(self, reader, writer) -> None:
         self.reader, self.writer = reader, writer
+        self.headers: dict[str, str] = {}  # the handshake's reply
 
     @classmethod
     async def room(
@@ -70,20 +72,30 @@ class WebSocket:
         path: str,
         headers: dict[str, str] | None = None,
         source: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> "WebSocket":
         """A websocket to host:port, from the local address `source` if
-        given (any of 127.0.0.0/8 on loopback)."""
+        given (any of 127.0.0.0/8 on loopback); over TLS with `tls`, to
+        the site a Host header names if given (SNI too)."""
         local = None if source is None else (source, 0)
-        reader, writer = await asyncio.open_connection(host, port, local_addr=local)
+        headers = dict(headers or {})
+        site = headers.pop("Host", f"{host}:{port}")
+        reader, writer = await asyncio.open_connection(
+            host,
+            port,
+            local_addr=local,
+            ssl=tls,
+            server_hostname=site.split(":")[0] if tls else None,
+        )
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
             f"GET {path} HTTP/1.1",
-            f"Host: {host}:{port}",
+            f"Host: {site}",
             "Upgrade: websocket",
             "Connection: Upgrade",
             f"Sec-WebSocket-Key: {key}",
             "Sec-WebSocket-Version: 13",
-            *(f"{k}: {v}" for k, v in (headers or {}).items()),
+            *(f"{k}: {v}" for k, v in headers.items()),
         ]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         status = (await reader.readline()).decode()
@@ -98,7 +110,9 @@ class WebSocket:
         if answer.get("sec-websocket-accept") != expected.decode():
             writer.close()
             raise Refused("bad Sec-WebSocket-Accept")
-        return cls(reader, writer)
+        ws = cls(reader, writer)
+        ws.headers = answer
+        return ws
 
     async def _send_frame(self, opcode: int, payload: bytes) -> None:
         head = bytes([0x80 | opcode])

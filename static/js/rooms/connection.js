@@ -1,5 +1,8 @@
 // The room's websocket: keeps the state current, catches up after a drop,
-// and matches replies to requests by `ref` (docs/protocol.md).
+// and matches replies to requests by `ref` (docs/protocol.md). It notices
+// a server gone silent (a host whose network is cut sends no close, and a
+// proxy in front keeps the socket open while pings flow): a reply awaited
+// longer than SILENT_MS closes it and reconnects with `since`.
 
 import { applyEvents } from "./state.js";
 
@@ -8,6 +11,17 @@ import { applyEvents } from "./state.js";
 const PING_MS = 5000;
 // How long an event may wait for one published before it to arrive.
 const GAP_WAIT_MS = 400;
+// While a reply is awaited (every ping awaits one), the server says
+// something within this long of its last word, or is taken for gone.
+const SILENT_MS = 10000;
+// After the device slept, the tab came back or the network changed, a ping
+// gets this long before the socket is taken for gone.
+const PROBE_MS = 3000;
+// A server restarting (1012) or going away (1001) is replaced at once.
+const CLOSE_RESTART = 1012;
+const CLOSE_GOING_AWAY = 1001;
+const AT_ONCE_MS = 100;
+const CLOSE_SILENT = "silent"; // no close frame: this page gave up waiting
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
 const CLOSE_NO_ROOM = 4404;
@@ -32,7 +46,17 @@ export class RoomConnection {
     this.versionTimer = null;
     this.nextRef = 1;
     this.retryMs = 500;
+    this.retryTimer = null;
+    this.silentTimer = null;
+    this.silentAt = Infinity; // when the awaited reply is overdue
+    this.lastTick = Date.now();
+    this.lastHeard = Date.now();
     this.closed = false;
+    this.onWake = () => this.wake();
+    globalThis.addEventListener?.("online", this.onWake);
+    globalThis.document?.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.wake();
+    });
   }
 
   url() {
@@ -42,32 +66,93 @@ export class RoomConnection {
   }
 
   connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     this.onStatus("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
       this.retryMs = 500;
       this.onStatus("online");
-      this.pinger = setInterval(() => this.send("ping"), PING_MS);
+      this.lastTick = this.lastHeard = Date.now();
+      this.pinger = setInterval(() => this.tick(), PING_MS);
     };
     ws.onmessage = (e) => this.handle(JSON.parse(e.data));
-    ws.onclose = (e) => {
-      clearInterval(this.pinger);
-      for (const resolve of this.pending.values()) {
-        resolve({ type: "error", code: "offline", message: "connection lost" });
-      }
-      this.pending.clear();
-      if (STOP_CODES[e.code] || this.closed) {
-        this.onStatus(STOP_CODES[e.code] ?? "left");
-        return;
-      }
-      this.onStatus(e.code === CLOSE_TRY_AGAIN ? "unavailable" : "offline");
-      setTimeout(() => this.connect(), this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, 8000);
-    };
+    ws.onclose = (e) => this.dropped(e.code);
+  }
+
+  /** The socket is gone (closed, or silent too long): fail what waited,
+   * and reconnect unless the server said to stop. */
+  dropped(code) {
+    clearInterval(this.pinger);
+    this.unwatch();
+    if (this.ws) this.ws.onclose = this.ws.onmessage = this.ws.onopen = null;
+    for (const resolve of this.pending.values()) {
+      resolve({ type: "error", code: "offline", message: "connection lost" });
+    }
+    this.pending.clear();
+    if (STOP_CODES[code] || this.closed) {
+      this.onStatus(STOP_CODES[code] ?? "left");
+      return;
+    }
+    this.onStatus(code === CLOSE_TRY_AGAIN ? "unavailable" : "offline");
+    const soon = [CLOSE_RESTART, CLOSE_GOING_AWAY, CLOSE_SILENT].includes(code);
+    const delay = soon ? AT_ONCE_MS * (1 + Math.random()) : this.retryMs;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+    if (!soon) this.retryMs = Math.min(this.retryMs * 2, 8000);
+  }
+
+  /** The server went silent: close without waiting for its close frame
+   * (none will come) and reconnect at once (the wait is already over). */
+  silent() {
+    const ws = this.ws;
+    this.dropped(CLOSE_SILENT);
+    ws?.close();
+  }
+
+  tick() {
+    // A gap much longer than the interval means the device slept: the
+    // socket may be long dead, so it gets a short probe.
+    const now = Date.now();
+    const slept = now - this.lastTick > 2 * PING_MS;
+    this.lastTick = now;
+    this.send("ping");
+    if (slept) this.watch(PROBE_MS);
+  }
+
+  /** The tab came back, the device woke or the network changed: a socket
+   * waiting to reconnect does so now; an open one proves itself quickly. */
+  wake() {
+    if (this.closed) return;
+    if (this.retryTimer) {
+      this.retryMs = 500;
+      this.connect();
+    } else if (this.ws?.readyState === WebSocket.OPEN) {
+      this.send("ping");
+      this.watch(PROBE_MS);
+    }
+  }
+
+  /** Expect the server to say something within `ms` of its last word, and
+   * no sooner than a probe's time from now (an earlier expectation stands). */
+  watch(ms) {
+    const at = Math.max(this.lastHeard + ms, Date.now() + PROBE_MS);
+    if (at >= this.silentAt) return;
+    clearTimeout(this.silentTimer);
+    this.silentAt = at;
+    this.silentTimer = setTimeout(() => this.silent(), at - Date.now());
+  }
+
+  unwatch() {
+    clearTimeout(this.silentTimer);
+    this.silentTimer = null;
+    this.silentAt = Infinity;
   }
 
   handle(message) {
+    // The server is alive: a new wait starts for what is still awaited.
+    this.lastHeard = Date.now();
+    this.unwatch();
     if (message.t) this.offset = message.t - Date.now();
     if (message.type === "hello") {
       this.seat = message.seat;
@@ -87,6 +172,7 @@ export class RoomConnection {
       this.pending.delete(message.ref);
       if (resolve) resolve(message);
     }
+    if (this.pending.size) this.watch(SILENT_MS);
   }
 
   /** Wait a moment for missing events, then ask for them. */
@@ -115,6 +201,7 @@ export class RoomConnection {
     }
     const ref = this.nextRef++;
     this.ws.send(JSON.stringify({ type, ref, ...fields }));
+    this.watch(SILENT_MS);
     return new Promise((resolve) => this.pending.set(ref, resolve));
   }
 
@@ -124,6 +211,9 @@ export class RoomConnection {
 
   close() {
     this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.unwatch();
+    globalThis.removeEventListener?.("online", this.onWake);
     this.ws?.close();
   }
 }

@@ -2,16 +2,23 @@
 // (docs/protocol.md, "No silent gaps") and syncs; a pong at its own
 // version, or events arriving in time, ask nothing.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 
 import { RoomConnection } from "../rooms/connection.js";
 
 globalThis.WebSocket = { OPEN: 1 };
+const opened = [];
+afterEach(() => opened.splice(0).forEach((conn) => conn.close()));
 
 function connected() {
   const conn = new RoomConnection("K7QXM", { onChange() {}, onStatus() {} });
   conn.sent = [];
-  conn.ws = { readyState: 1, send: (text) => conn.sent.push(JSON.parse(text)) };
+  conn.ws = {
+    readyState: 1,
+    send: (text) => conn.sent.push(JSON.parse(text)),
+    close() {},
+  };
+  opened.push(conn);
   conn.handle({ type: "state", version: 7, room: {}, members: [], round: null });
   return conn;
 }

@@ -1,0 +1,79 @@
+"""A daphne that is stopped (SIGTERM: systemctl stop or restart, an
+upgrade) stops listening and tells every open socket so with close code
+1012, "service restart", before it goes. Left to itself daphne only drops
+the TCP connections, which a page cannot tell from a network failure; on
+1012 the page reconnects at once (static/js/rooms/connection.js), through
+nginx, to a process that is still up.
+
+It waits (a few seconds at most) for the sockets to finish closing, so
+each consumer's disconnect runs as for any page that left: daphne's own
+shutdown cancels them instead, and a player's socket would go on counting
+against their limit (rooms/limits.py) until it lapses, a minute later.
+"""
+
+import signal
+import time
+import weakref
+from typing import Any
+
+# daphne's server module installs its asyncio reactor: imported before
+# twisted's reactor, so that is the one we get.
+import daphne.server  # noqa: F401
+from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import reactor as _installed
+from twisted.internet import tcp
+
+# Twisted's stubs type the module-level reactor as its interface class.
+reactor: Any = _installed
+
+CLOSE_RESTART = 1012
+# Well inside the unit's TimeoutStopSec (deploy/systemd/tiles-web@.service).
+CLOSING_S = 3.0
+POLL_S = 0.05
+
+_open: "weakref.WeakSet[WebSocketProtocol]" = weakref.WeakSet()
+
+
+def _opened(protocol: WebSocketProtocol, original) -> None:
+    _open.add(protocol)
+    original(protocol)
+
+
+def _still_open() -> list[WebSocketProtocol]:
+    return [p for p in _open if p.state != p.STATE_CLOSED]
+
+
+def _stop_gracefully() -> None:
+    # First no new connection: a page told to reconnect must not reach
+    # this process again while it finishes (nginx then takes the next).
+    for reader in reactor.getReaders():
+        if isinstance(reader, tcp.Port):
+            reader.stopListening()
+    for protocol in _still_open():
+        if protocol.state == protocol.STATE_OPEN:
+            # sendClose allows only 1000 and 3000-4999 from an application;
+            # 1012 is the server's own to send (RFC 6455's registry).
+            protocol.sendCloseFrame(code=CLOSE_RESTART)
+    _stop_when_closed(time.monotonic() + CLOSING_S)
+
+
+def _stop_when_closed(deadline: float) -> None:
+    if _still_open() and time.monotonic() < deadline:
+        reactor.callLater(POLL_S, _stop_when_closed, deadline)
+    else:
+        # Each disconnect gets a moment to run before daphne cancels what
+        # is left.
+        reactor.callLater(0.2, reactor.stop)
+
+
+def _on_sigterm(signum, frame) -> None:
+    reactor.callFromThread(_stop_gracefully)
+
+
+def close_sockets_on_stop() -> None:
+    """Call once in daphne's process, before its server runs (config.asgi
+    is imported first)."""
+    original = WebSocketProtocol.onOpen
+    WebSocketProtocol.onOpen = lambda self: _opened(self, original)
+    # After the reactor's own handlers, which would stop it at once.
+    reactor.callWhenRunning(signal.signal, signal.SIGTERM, _on_sigterm)

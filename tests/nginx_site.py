@@ -1,0 +1,93 @@
+"""The shipped nginx site (deploy/nginx/tiles.conf), made runnable by a test:
+the same file with only what names a machine changed (the daphne addresses,
+the certificate, the static folder), inside a main configuration whose
+paths all lie in a folder of the test's own."""
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "deploy" / "nginx" / "tiles.conf"
+MIME_TYPES = Path("/etc/nginx/mime.types")
+
+
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A certificate and key for `name`, made with openssl."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes"),
+            *("-days", "2", "-subj", f"/CN={name}"),
+            *("-addext", f"subjectAltName=DNS:{name}"),
+            *("-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def site(
+    *,
+    upstreams: list[str] | None = None,
+    cert: Path,
+    key: Path,
+    public: Path,
+    ipv6: bool = True,
+    extra_server: str = "",
+) -> str:
+    """deploy/nginx/tiles.conf with this machine's names; `extra_server`
+    goes into the TLS server block (a test's own headers)."""
+    text = SITE.read_text()
+    if upstreams is not None:
+        lines = "".join(
+            f"    server {u} max_fails=1 fail_timeout=5s;\n" for u in upstreams
+        )
+        text = re.sub(r"(    server \S+ max_fails.*\n)+", lines, text, count=1)
+    text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
+    text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
+    text = text.replace("root /var/www/tiles;", f"root {public};")
+    if not ipv6:
+        text = re.sub(r"\n\s*listen \[::\].*;", "", text)
+    if extra_server:
+        text = text.replace(
+            "    client_max_body_size 1m;\n",
+            f"    client_max_body_size 1m;\n{extra_server}\n",
+        )
+    return text
+
+
+def main_config(prefix: Path, site_text: str) -> Path:
+    """nginx.conf for `nginx -p prefix -c ...`: logs, pid and temporary
+    files in `prefix`, the site in its http block as sites-enabled puts it."""
+    (prefix / "logs").mkdir(parents=True, exist_ok=True)
+    conf = prefix / "nginx.conf"
+    conf.write_text(
+        f"""pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log warn;
+worker_processes 1;
+events {{ worker_connections 1024; }}
+http {{
+    include {MIME_TYPES};
+    default_type application/octet-stream;
+    access_log off;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+{site_text}
+}}
+"""
+    )
+    return conf
+
+
+def check(conf: Path, prefix: Path) -> subprocess.CompletedProcess:
+    """`nginx -t` on the configuration: what a reload would say."""
+    return subprocess.run(
+        ["nginx", "-t", "-c", str(conf), "-p", str(prefix)],
+        capture_output=True,
+        text=True,
+    )
