@@ -12,9 +12,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.longlived import freeze_start_up  # noqa: E402
+from config.restart_close import close_sockets_on_stop  # noqa: E402
 from config.socket_outage import SocketOutage  # noqa: E402
 from monitoring import metrics  # noqa: E402
-from config.restart_close import close_sockets_on_stop  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.publish import PublishFromLoop  # noqa: E402
