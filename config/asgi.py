@@ -12,7 +12,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.longlived import freeze_start_up  # noqa: E402
-from config.restart_close import close_sockets_on_stop  # noqa: E402
 from config.socket_outage import SocketOutage  # noqa: E402
 from monitoring import metrics  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
@@ -37,7 +36,6 @@ application = PublishFromLoop(
 )
 
 metrics.serve()  # on METRICS_PORT, if set (docs/OPERATIONS.md)
-close_sockets_on_stop()
 
 # Everything loaded so far (Django, the apps, the engine's layouts, the
 # channel layer) lives as long as the process: out of the garbage

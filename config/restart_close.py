@@ -13,7 +13,7 @@ against their limit (rooms/limits.py) until it lapses, a minute later.
 
 import signal
 import time
-import weakref
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # daphne's server module installs its asyncio reactor: imported before
@@ -31,49 +31,47 @@ CLOSE_RESTART = 1012
 CLOSING_S = 3.0
 POLL_S = 0.05
 
-_open: "weakref.WeakSet[WebSocketProtocol]" = weakref.WeakSet()
+Sockets = Callable[[], Iterable[object]]
 
 
-def _opened(protocol: WebSocketProtocol, original) -> None:
-    _open.add(protocol)
-    original(protocol)
+def _still_open(sockets: Sockets) -> list[WebSocketProtocol]:
+    return [
+        p
+        for p in sockets()
+        if isinstance(p, WebSocketProtocol) and p.state != p.STATE_CLOSED
+    ]
 
 
-def _still_open() -> list[WebSocketProtocol]:
-    return [p for p in _open if p.state != p.STATE_CLOSED]
-
-
-def _stop_gracefully() -> None:
+def _stop_gracefully(sockets: Sockets) -> None:
     # First no new connection: a page told to reconnect must not reach
     # this process again while it finishes (nginx then takes the next).
     for reader in reactor.getReaders():
         if isinstance(reader, tcp.Port):
             reader.stopListening()
-    for protocol in _still_open():
+    for protocol in _still_open(sockets):
         if protocol.state == protocol.STATE_OPEN:
             # sendClose allows only 1000 and 3000-4999 from an application;
             # 1012 is the server's own to send (RFC 6455's registry).
             protocol.sendCloseFrame(code=CLOSE_RESTART)
-    _stop_when_closed(time.monotonic() + CLOSING_S)
+    _stop_when_closed(sockets, time.monotonic() + CLOSING_S)
 
 
-def _stop_when_closed(deadline: float) -> None:
-    if _still_open() and time.monotonic() < deadline:
-        reactor.callLater(POLL_S, _stop_when_closed, deadline)
+def _stop_when_closed(sockets: Sockets, deadline: float) -> None:
+    if _still_open(sockets) and time.monotonic() < deadline:
+        reactor.callLater(POLL_S, _stop_when_closed, sockets, deadline)
     else:
         # Each disconnect gets a moment to run before daphne cancels what
         # is left.
         reactor.callLater(0.2, reactor.stop)
 
 
-def _on_sigterm(signum, frame) -> None:
-    reactor.callFromThread(_stop_gracefully)
+def close_sockets_on_stop(sockets: Sockets) -> None:
+    """Call once in daphne's process before its reactor runs (config.serve's
+    server does, when daphne calls it ready); `sockets` gives the server's
+    open connections (daphne's `Server.connections`)."""
 
+    def on_sigterm(signum: int, frame: object) -> None:
+        reactor.callFromThread(_stop_gracefully, sockets)
 
-def close_sockets_on_stop() -> None:
-    """Call once in daphne's process, before its server runs (config.asgi
-    is imported first)."""
-    original = WebSocketProtocol.onOpen
-    WebSocketProtocol.onOpen = lambda self: _opened(self, original)
     # After the reactor's own handlers, which would stop it at once.
-    reactor.callWhenRunning(signal.signal, signal.SIGTERM, _on_sigterm)
+    reactor.callWhenRunning(signal.signal, signal.SIGTERM, on_sigterm)

@@ -11,6 +11,8 @@ a `ready_callable` once its websocket factory is made: the option is set
 there, through autobahn's public setProtocolOptions. The sizes are daphne's
 own options. tests/test_ws_frames.py fails if a daphne upgrade changes
 any of this.
+
+Its `ready_callable` also arranges the stop of config.restart_close.
 """
 
 import sys
@@ -18,6 +20,8 @@ from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+
+from config.restart_close import close_sockets_on_stop
 
 # No message of docs/protocol.md comes near this; daphne's default is 1 MiB,
 # which a socket may be made to buffer for nothing.
@@ -28,10 +32,12 @@ class TilesServer(Server):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["websocket_max_frame_size"] = MAX_FRAME_BYTES
         kwargs["websocket_max_message_size"] = MAX_FRAME_BYTES
-        super().__init__(*args, ready_callable=self._close_broken_frames, **kwargs)
+        super().__init__(*args, ready_callable=self._ready, **kwargs)
 
-    def _close_broken_frames(self) -> None:
+    def _ready(self) -> None:
         self.ws_factory.setProtocolOptions(failByDrop=False)
+        # A stop (SIGTERM) closes this server's sockets with 1012 first.
+        close_sockets_on_stop(lambda: list(self.connections))
 
 
 class TilesCommandLine(CommandLineInterface):

@@ -405,7 +405,9 @@ if DATABASE_URL:
     )
 if REDIS_URL:
     _redis_cache: dict[str, Any] = CACHES["default"]
-    _redis_cache["OPTIONS"] = redis_options()
+    # The cache's own shorter timeouts stay (the throttles above): a
+    # throttle that cannot count in two seconds lets the request through.
+    _redis_cache["OPTIONS"] = {**redis_options(), **_redis_cache["OPTIONS"]}
     CHANNEL_LAYERS["default"]["CONFIG"] = {
         "hosts": [{"address": REDIS_URL, **redis_options()}],
         # Pub/sub channels ignore Redis's database number: each deployment
