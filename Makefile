@@ -124,6 +124,8 @@ test:
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	# Imports point down: config, the apps, sitewide (pyproject.toml).
+	$(VENV)/bin/lint-imports --no-cache
 	npx eslint static/js
 	$(PY) manage.py makemigrations --check --dry-run
 	scripts/check-messages
