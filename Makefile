@@ -1,7 +1,11 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
 # Each installs what it needs on first use (venv, Python and npm packages).
 
+# Looked for once: the sub-makes below inherit it.
+ifndef PYTHON_BIN
 PYTHON_BIN := $(shell scripts/find-python)
+endif
+export PYTHON_BIN
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
