@@ -37,8 +37,8 @@ UV_INSTALL := $(UV) pip install --quiet --compile-bytecode --python $(PY) --requ
 $(UV): requirements/uv.txt | $(PY)
 	pip="$(PYTHON_BIN) -m pip"; $$pip --version >/dev/null 2>&1 || \
 		{ $(PYTHON_BIN) -m venv $(VENV)/pip && pip=$(VENV)/pip/bin/pip; }; \
-	$$pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
-		--upgrade --target $(VENV)/uv -r requirements/uv.txt
+	$$pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+		--no-deps --require-hashes --upgrade --target $(VENV)/uv -r requirements/uv.txt
 	touch $@
 
 # `make run` needs the runtime packages only; `make test` adds the dev tools
