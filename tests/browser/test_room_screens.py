@@ -66,7 +66,7 @@ def test_a_finished_racer_sees_the_standings_and_best_time_and_every_card(
     wait_for(page, "document.querySelectorAll('#strip li').length === 8")
     clear(room, people["Ann"])
     wait_for(page, "!document.querySelector('#standings').hidden")
-    page.wait_for_timeout(700)  # the last pair's flight
+    wait_for(page, "window.tilesRoom.race.scene.idle === true")  # the last flight
     assert page.inner_text("#standings-title") == "Standings so far"
     assert page.inner_text("#standings-list").startswith("1. Ann: ")
     assert "Your best on this pile" in page.inner_text("#best")
@@ -116,7 +116,7 @@ def test_the_tv_shows_every_card_and_the_whole_turning_pile(
     # However far the pile has turned, no tile leaves its frame.
     for _ in range(8):
         tv.evaluate("window.tilesWatch.view.scene.view.turn(Math.PI / 8)")
-        tv.wait_for_timeout(60)
+        wait_for(tv, "window.tilesWatch.view.scene.idle === true")
         assert tiles_outside(tv, "tilesWatch.view.scene", ".watch-pile") == []
     name = f"{size['width']}x{size['height']}"
     tv.screenshot(path=artifacts / f"watch-race-{name}.png")
@@ -132,6 +132,6 @@ def test_the_tv_shows_a_together_game_whole(chromium, pages, rooms_server, artif
     assert outside(tv, "#w-seats li, #w-seats .seat-points, .watch-pile, #w-turn") == []
     for _ in range(4):
         tv.evaluate("window.tilesWatch.view.scene.view.turn(Math.PI / 4)")
-        tv.wait_for_timeout(60)
+        wait_for(tv, "window.tilesWatch.view.scene.idle === true")
         assert tiles_outside(tv, "tilesWatch.view.scene", ".watch-pile") == []
     tv.screenshot(path=artifacts / "watch-together-1366x768.png")
