@@ -109,6 +109,8 @@ def allowed(path: Path) -> bool:
     path = Path(os.path.normpath(path))
     if path.is_relative_to(ROOT):
         return not path.is_relative_to(ROOT / "var")
+    if path.is_relative_to(ROOT.parent):
+        return False  # beside the repository, even in a system folder (/tmp)
     return any(path.is_relative_to(system) for system in SYSTEM)
 
 
