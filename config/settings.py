@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+from servestatic.compress import Compressor
 
 from config.connections import channel_prefix, postgres_options, redis_options
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
@@ -191,10 +192,12 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"
-    },
+    # ServeStatic's, compressing only files it has not compressed before.
+    "staticfiles": {"BACKEND": "config.static_storage.CompressedManifestStorage"},
 }
+# Source maps are for the browser's developer tools alone: 9 MB whose brotli
+# copies took most of a cold collectstatic (97 s of CPU). Served as they are.
+SERVESTATIC_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 # Every page names its files through {% static %}, so the unhashed copies
 # would be compressed for nothing.
 # Old hashed files stay: a page from before a deploy still finds its own.

@@ -92,8 +92,15 @@ async def start_race(host: Seat, other: Seat, solution) -> list:
     assert (await host.send(deal))["type"] == "ack"
     await other.until(lambda: other.state["round"], "the deal")
     pairs = await solution()
-    await asyncio.sleep(1.6)  # the pile builds, then every clock starts
+    # The pile builds, then the clock starts at the time the deal names.
+    for seat in (host, other):
+        await seat.until(lambda s=seat: clock_started(s.state), "the clock start")
     return pairs
+
+
+def clock_started(state: dict) -> bool:
+    since = state["round"]["running_since"]
+    return since is not None and since <= time.time() * 1000
 
 
 async def take_in_turns(first: Seat, second: Seat, pairs, moves: range) -> None:

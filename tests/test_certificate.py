@@ -46,7 +46,7 @@ ROW = board_of(
     (4, 0, 0, "dots-1"),
     (6, 0, 0, "dots-2"),
 )
-CASES = Path("/work/shared/cases")
+CASES = Path(__file__).parent / "fixtures" / "cases"
 
 
 def tiles_of(board) -> list[dict]:
@@ -224,10 +224,9 @@ def test_most_lost_late_positions_get_a_certificate():
     assert lost >= 15 and proved >= 0.9 * lost
 
 
-@pytest.mark.skipif(not CASES.exists(), reason="needs the shared solver cases")
 def test_a_deal_search_struggles_with_gets_a_certificate_checked_in_a_moment():
     """Seed 251: two groups in one ground row, each pair of one must go
-    before a pair of the other (../shared/cases/README.md)."""
+    before a pair of the other (tests/fixtures/cases/README.md)."""
     data = json.loads((CASES / "turtle-random-seed251.json").read_text())
     position = position_from_json(data)
     cert = find_certificate(position.board, position.ids)

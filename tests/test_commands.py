@@ -1,27 +1,47 @@
 """The command-line contract: deal, solve, layouts, export_layout."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from games.engine.board import Board
 from games.engine.catalogue import get_layout
 from games.engine.formats import position_from_json
+from tests.services import server_env
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = ROOT.parent / "shared" / "cases"
+CASES = ROOT / "tests" / "fixtures" / "cases"
 # The commands ask games.layouts, which reads the Layout table.
 pytestmark = pytest.mark.django_db
+# A test that runs manage.py as a child commits nothing and holds no
+# transaction open, so the child reads the same empty test database (an open
+# SQLite write transaction would leave it waiting for the lock).
+in_a_child = pytest.mark.django_db(transaction=True)
+
+
+def own_database_env() -> dict[str, str]:
+    """The child's environment: the test's own database, never the
+    developer's (where `make run` has loaded the layouts)."""
+    if connection.vendor == "postgresql":
+        return server_env()
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.command_settings",
+        "TILES_TEST_SQLITE": str(connection.settings_dict["NAME"]),
+    }
 
 
 def manage(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
+        env=own_database_env(),
         input=stdin,
         capture_output=True,
         text=True,
@@ -47,12 +67,14 @@ def test_a_numeric_seed_is_an_integer(capsys):
     assert json.loads(capsys.readouterr().out)["seed"] == 42
 
 
+@in_a_child
 def test_deal_is_identical_in_two_processes():
     first = manage("deal", "turtle", "--seed", "abc")
     second = manage("deal", "turtle", "--seed", "abc")
     assert first.returncode == 0 and first.stdout == second.stdout
 
 
+@in_a_child
 def test_solve_reads_a_position_from_stdin_and_its_solution_replays(capsys):
     call_command("deal", "small", "--seed", "9")
     deal = capsys.readouterr().out
@@ -99,6 +121,7 @@ def test_solve_proves_a_dead_position_false(tmp_path, capsys):
     assert answer["solvable"] is False and answer["solution"] is None
 
 
+@in_a_child
 def test_solve_stops_at_its_node_limit_with_null(capsys):
     case = (CASES / "turtle-random-seed149.json").read_text()
     result = manage("solve", "--max-nodes", "1", stdin=case)
@@ -123,6 +146,8 @@ def test_export_layout_round_trips(capsys):
     Board(get_layout("turtle"), ("dots-1",) * 144)
 
 
+@in_a_child
+@in_a_child
 @pytest.mark.parametrize(
     "args, stdin, message",
     [

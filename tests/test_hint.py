@@ -23,7 +23,7 @@ from games.engine.randomdeal import played_at_random
 from games.engine.solver import Solver, solve
 from tests.engine_helpers import board_of
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).parent / "fixtures" / "cases"
 
 
 def partway(slug: str, seed: int, taken: int) -> Board:

@@ -5,7 +5,6 @@ connection usable; two moves on one room still take turns, the second
 reading what the first wrote."""
 
 import threading
-import time
 
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
@@ -14,6 +13,7 @@ from games.errors import Refused
 from rooms import actions, race, sql
 from rooms.models import Event, Room
 from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
+from tests.test_run_timers import in_thread, wait_until_blocked
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,31 +166,24 @@ def test_two_pairs_at_once_on_one_room_take_turns(racing, sent, monkeypatch):
     room, ann, _, _ = racing
     before = fresh_state(room.code)
     take = race.take
-    held = threading.Event()
+    held, release = threading.Event(), threading.Event()
 
-    def slow_take(*args):
+    def holding_take(*args):
         if not held.is_set():
-            held.set()
-            time.sleep(0.3)  # hold the room while the second pair arrives
+            held.set()  # the first pair holds the room until released
+            assert release.wait(10), "never released"
         return take(*args)
 
-    monkeypatch.setattr(race, "take", slow_take)
+    monkeypatch.setattr(race, "take", holding_take)
     pairs = solution(room)
-
-    def first_pair():
-        try:
-            actions.take_pair(room.code, ann, *pairs[0], 0)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=first_pair)
-    thread.start()
-    held.wait(5)
-    start = time.monotonic()
-    actions.take_pair(room.code, ann, *pairs[1], 1)
-    waited = time.monotonic() - start
-    thread.join()
-    assert waited > 0.2  # for the first pair's commit
+    first = in_thread(actions.take_pair, room.code, ann, *pairs[0], 0)
+    assert held.wait(10)
+    second = in_thread(actions.take_pair, room.code, ann, *pairs[1], 1)
+    wait_until_blocked(second)
+    assert second.is_alive()  # waiting for the first pair's commit
+    release.set()
+    for thread in (first, second):
+        thread.join()
     events = [e.as_message() for e in Event.objects.filter(room=room)]
     after = fresh_state(room.code)
     assert apply_events(before, events) == after

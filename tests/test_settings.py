@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,12 +36,14 @@ MINE = (
 )
 
 
-def python(code_or_args: list[str], **env: str) -> subprocess.CompletedProcess:
+def python(
+    code_or_args: list[str], cwd: Path = ROOT, **env: str
+) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in MINE}
     base["DJANGO_SETTINGS_MODULE"] = "config.settings"
     return subprocess.run(
         [sys.executable, *code_or_args],
-        cwd=ROOT,
+        cwd=cwd,
         env={**base, **env},
         capture_output=True,
         text=True,
@@ -48,8 +51,24 @@ def python(code_or_args: list[str], **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_nothing_set_means_sqlite_in_memory_layer_and_eager_celery():
-    out = python(["-c", PROBE])
+def another_install(folder: Path) -> Path:
+    """A second install in `folder`: its own copy of config/ (whose parent
+    is BASE_DIR, so var/ is folder/var), the apps of this checkout. The
+    embedded mode writes its key and database there, never in the
+    developer's var/."""
+    shutil.copytree(
+        ROOT / "config", folder / "config", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return folder
+
+
+def embedded(install: Path, probe: str) -> subprocess.CompletedProcess:
+    """`probe` run in `install` with nothing set (its config/ comes first)."""
+    return python(["-c", probe], cwd=install, PYTHONPATH=str(ROOT))
+
+
+def test_nothing_set_means_sqlite_in_memory_layer_and_eager_celery(tmp_path):
+    out = embedded(another_install(tmp_path), PROBE)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {
         "db": "django.db.backends.sqlite3",
@@ -100,15 +119,16 @@ def test_placeholder_and_short_keys_are_refused():
         assert key not in line
 
 
-def test_the_embedded_mode_makes_its_own_key_once_per_install():
+def test_the_embedded_mode_makes_its_own_key_once_per_install(tmp_path):
+    install = another_install(tmp_path)
     probe = "import django; django.setup(); from django.conf import settings as s;"
     probe += "print(s.SECRET_KEY)"
-    first, second = (python(["-c", probe]) for _ in range(2))
+    first, second = (embedded(install, probe) for _ in range(2))
     assert first.returncode == 0, first.stderr
     key = first.stdout.strip()
     assert key == second.stdout.strip()
     assert len(key) >= 50
-    stored = ROOT / "var" / "secret_key"
+    stored = install / "var" / "secret_key"
     assert stored.read_text().strip() == key
     assert stored.stat().st_mode & 0o077 == 0, "only its owner may read the key"
     tracked = subprocess.run(

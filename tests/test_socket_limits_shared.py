@@ -2,7 +2,6 @@
 (rooms/limits.py), and the hint search in a process of its own
 (rooms/hints.py)."""
 
-import asyncio
 import os
 
 import pytest
@@ -13,7 +12,13 @@ from games.engine.hint import hint as engine_hint
 from rooms import hints, limits
 from tests.room_helpers import guest_cookie_value
 from tests.services import Daphne, needs_services, server_env
+from tests.waiting import until
 from tests.wsclient import Closed, WebSocket
+
+
+async def counted(key: str, below: int) -> bool:
+    """Whether Redis counts fewer than `below` sockets under `key`."""
+    return await limits.CLIENTS.get().zcard(key) < below
 
 
 def needs_redis() -> None:
@@ -50,7 +55,11 @@ async def test_a_players_sockets_are_counted_across_daphne_processes():
         assert closed.value.code == 4409
         # One closes on the first process: the second lets a new one in.
         await held.pop().close()
-        await asyncio.sleep(0.5)
+        seat = limits.PREFIX + limits.seat_key(room.code, ann.pk)
+        await until(
+            lambda: counted(seat, below=limits.SOCKETS_PER_SEAT),
+            "the closed socket's release in Redis",
+        )
         again = await WebSocket.room(two.port, room.code, cookie)
         assert (await again.recv_json())["type"] == "hello"
         for ws in [*held, again]:
@@ -72,12 +81,22 @@ async def test_a_dead_process_sockets_stop_counting(monkeypatch):
     for _ in range(2):
         assert await dying.take(key, 2) is not None
     assert await other.take(key, 2) is None
-    await asyncio.sleep(3)  # past HOLD_S: renewed, so still counted
-    assert await other.take(key, 2) is None
+    redis = limits.CLIENTS.get()
+    entries = await redis.zrange(limits.PREFIX + key, 0, -1, withscores=True)
+    first_hold_ends = max(end for _, end in entries)
+
+    async def past_the_first_hold() -> bool:
+        return (await redis.time())[0] > first_hold_ends
+
+    await until(past_the_first_hold, "the end of the first hold")
+    assert await other.take(key, 2) is None  # renewed, so still counted
     for task in dying.renewers.values():
         task.cancel()  # the process dies without closing its sockets
-    await asyncio.sleep(3)
-    assert await other.take(key, 2) is not None
+
+    async def let_in() -> bool:
+        return await other.take(key, 2) is not None
+
+    await until(let_in, "the dead process's sockets lapsing")
 
 
 async def test_hint_buckets_are_shared_by_processes():

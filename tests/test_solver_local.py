@@ -4,8 +4,6 @@ more than a clearing, and the same call gives the same steps."""
 import json
 from pathlib import Path
 
-import pytest
-
 from games.engine import solver_local
 from games.engine.board import Board, iter_bits
 from games.engine.catalogue import get_layout
@@ -15,7 +13,7 @@ from games.engine.solver import solve
 from games.engine.solver_local import Pairings, PairingSearch
 from tests.engine_helpers import board_of, replay
 
-CASES = Path("/work/shared/cases")
+CASES = Path(__file__).parent / "fixtures" / "cases"
 # The solver's plain attempts take about 67,000 nodes on seed019; the local
 # search, even with no pairing ruled out, a few hundred steps.
 HARD_CLEARABLE = "turtle-random-seed019.json"
@@ -43,8 +41,7 @@ def case_board(name: str) -> Board:
     return position_from_json(json.loads((CASES / name).read_text())).board
 
 
-@pytest.mark.skipif(not CASES.exists(), reason="shared cases not available")
-def test_finds_a_clearing_of_a_hard_shared_case_that_replays():
+def test_finds_a_clearing_of_a_hard_case_that_replays():
     board = case_board(HARD_CLEARABLE)
     search = PairingSearch(board.layout, board.standing, every_pairing(board), 1)
     found = search.run(2000)
@@ -52,7 +49,6 @@ def test_finds_a_clearing_of_a_hard_shared_case_that_replays():
     assert replay(board, found).cleared
 
 
-@pytest.mark.skipif(not CASES.exists(), reason="shared cases not available")
 def test_finds_nothing_on_an_unclearable_case():
     board = case_board(UNCLEARABLE)
     search = PairingSearch(board.layout, board.standing, every_pairing(board), 1)

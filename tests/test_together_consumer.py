@@ -322,7 +322,7 @@ class TestWatchers:
             assert (await tv.receive_json_from(timeout=3))["type"] == "state"
         assert joins == [group_name(room.code)]  # Ann's socket only
         reads.clear()
-        await asyncio.sleep(1.2)
+        await asyncio.sleep(1.2)  # a window: the feed reads twice a second
         assert 1 <= len(reads) <= 3
         for tv in tvs:
             await tv.disconnect()

@@ -3,16 +3,17 @@ whether what a page shows lies inside its screen."""
 
 import random
 import threading
-import time
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from games.engine.board import Board
 from games.engine.deal import generate_deal
 from rooms import actions
 from rooms.models import Room
 from tests.room_helpers import guest_cookie_value, person
+from tests.waiting import wait_until
 
 # The screens a room is checked on: a phone upright and on its side (touch),
 # and a laptop.
@@ -21,8 +22,6 @@ PHONE_SIDE = {"width": 844, "height": 390}
 LAPTOP = {"width": 1366, "height": 768}
 SCREENS = {"phone": PHONE_UP, "phone-side": PHONE_SIDE, "laptop": LAPTOP}
 WAIT_MS = 20_000
-# The pile builds before any move is taken (games.play.BUILD_DELAY_MS).
-BUILT_S = 1.8
 
 
 def off_loop(fn, *args):
@@ -151,10 +150,21 @@ def play_to_a_dead_end(room: Room, player, seed: int = 3) -> int:
     return off_loop(_play_to_a_dead_end, room, player, seed)
 
 
+def wait_built(room: Room):
+    """The room's round once its pile is built and its clock has started
+    (games.play.BUILD_DELAY_MS after the deal), as a player's first move."""
+    rnd = Room.objects.get(pk=room.pk).current_round
+    wait_until(
+        lambda: rnd.running_since is not None and rnd.running_since <= timezone.now(),
+        "the clock start",
+    )
+    return rnd
+
+
 def _play_to_a_dead_end(room: Room, player, seed: int) -> int:
     """Take legal pairs on the server for `player` until no two free tiles
     match (random play on a Turtle soon gets there); the pairs taken."""
-    time.sleep(BUILT_S)
+    wait_built(room)
     line = dead_end_line(room, seed)
     for move, pair in enumerate(line):
         actions.take_pair(room.code, player, *pair, move)
@@ -185,7 +195,6 @@ def clear(room: Room, player) -> None:
 
 def _clear(room: Room, player) -> None:
     """`player` clears their pile on the server (the deal's clearing order)."""
-    time.sleep(BUILT_S)
-    rnd = Room.objects.get(pk=room.pk).current_round
+    rnd = wait_built(room)
     for move, pair in enumerate(generate_deal(rnd.layout(), rnd.seed).solution):
         actions.take_pair(room.code, player, *pair, move)

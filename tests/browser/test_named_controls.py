@@ -3,11 +3,13 @@ an icon button with an accessible name and a tooltip that does its job.
 And the states that used to be silent say why: a paused run, the host
 leaving, a late joiner (no clock, no pause, refused by the server too)."""
 
-import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from rooms import actions
+from rooms.models import Room
 from rooms.race import LATE_JOIN_MS
 from tests.browser.helpers import wait_settled
 from tests.browser.screens import (
@@ -21,6 +23,7 @@ from tests.browser.screens import (
     wait_for,
 )
 from tests.room_helpers import person
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -176,7 +179,11 @@ def test_a_late_joiner_has_no_clock_and_cannot_pause_the_race(
     chromium, pages, rooms_server
 ):
     room, people = room_with("Ann", [], 1, "race", "small")
-    time.sleep(LATE_JOIN_MS / 1000 + 0.5)
+    dealt_at = Room.objects.get(pk=room.pk).current_round.dealt_at
+    wait_until(
+        lambda: timezone.now() - dealt_at > timedelta(milliseconds=LATE_JOIN_MS),
+        "the end of the late-join window",
+    )
     cat = person("Cat")
     off_loop(actions.join_room, room.code, cat, "Cat")
     page = open_as(chromium, pages, rooms_server, cat, f"/r/{room.code}", PHONE_UP)

@@ -127,7 +127,8 @@ def test_the_site_in_nepali_shows_no_english_and_no_western_digits(
     page.select_option("#deal-form select[name=pile]", "small")
     page.click("#deal")
     until(page, "!document.querySelector('#race').hidden")
-    page.wait_for_timeout(1500)  # the clock runs
+    # The clock runs: a digit other than zero shows (in Devanagari).
+    until(page, "/[१-९]/.test(document.querySelector('#clock').textContent)")
     check_text(page, "room race", english, (code,))
     page.screenshot(path=artifacts / "nepali-room-phone.png")
     watch, watch_problems = nepali_page(chromium, rooms_server, DESKTOP)

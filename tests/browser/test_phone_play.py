@@ -113,7 +113,7 @@ def test_quick_taps_80ms_apart_take_the_pairs_meant(open_turtle):
     for a, b in pairs:
         for tile in (a, b):
             page.touchscreen.tap(*at[tile])
-            page.wait_for_timeout(80)
+            page.wait_for_timeout(80)  # the pace under test, not a wait
     wait_settled(page)
     assert page.locator("#tiles-left").inner_text() == str(144 - 2 * len(pairs))
     taken = {frozenset(m) for m in the_run().moves}

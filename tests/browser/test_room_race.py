@@ -135,7 +135,7 @@ def test_two_players_race_on_a_small_pile(open_page, rooms_server, artifacts):
     )
     strip_matches(ann, 1, 2)
     bob.click("#hint")
-    bob.wait_for_timeout(700)  # the hinted pair glows
+    wait_for(bob, "window.tilesRoom.race.scene.hintA >= 0")  # the pair glows
     bob.screenshot(path=artifacts / "room-race-phone.png")
     settled(ann)
     ann.screenshot(path=artifacts / "room-race.png")

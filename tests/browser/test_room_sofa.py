@@ -10,7 +10,6 @@ import pytest
 from rooms import actions
 from rooms.models import Room
 from tests.browser.screens import (
-    BUILT_S,
     LAPTOP,
     PHONE_SIDE,
     PHONE_UP,
@@ -20,6 +19,7 @@ from tests.browser.screens import (
     open_as,
     outside,
     room_with,
+    wait_built,
     wait_for,
 )
 from tests.room_helpers import person
@@ -234,9 +234,7 @@ def test_a_removed_player_is_told_why_and_stays_out_until_the_host_opens(
 def _play_together(room: Room, people: dict, line: list[tuple[int, int]]) -> str:
     """Take `line`'s pairs on the shared pile, each by whoever's turn it is;
     the name of the player whose pair left the pile stuck."""
-    import time
-
-    time.sleep(BUILT_S)
+    wait_built(room)
     by_seat = {m.seat: m.player for m in Room.objects.get(pk=room.pk).members.all()}
     names = {p.pk: name for name, p in people.items()}
     for pair in line:

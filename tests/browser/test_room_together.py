@@ -118,12 +118,13 @@ def test_a_page_and_a_bot_play_together_with_a_watch_page(
         if turns == 2:
             # The bot's pair is on its card; the watch page shows the same.
             wait_for(tv, f"window.tilesWatch.conn.state.round.moves.length >= {moves}")
-            ann.wait_for_timeout(900)  # the pair's flight to the card
+            settled = "window.tilesRoom.together.scene.idle === true"
+            wait_for(ann, settled)  # the pair's flight to the card
             ann.screenshot(path=artifacts / "room-together.png")
-            tv.wait_for_timeout(600)
+            wait_for(tv, "window.tilesWatch.view.scene.idle === true")
             tv.screenshot(path=artifacts / "watch-together.png")
             ann.set_viewport_size(PHONE)
-            ann.wait_for_timeout(600)
+            wait_for(ann, settled)
             ann.screenshot(path=artifacts / "room-together-phone.png")
             ann.set_viewport_size(DESKTOP)
 

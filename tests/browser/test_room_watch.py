@@ -41,7 +41,7 @@ def test_a_watch_page_follows_a_race(
     # Bob leads and is still playing: his pile is the one in 3D.
     wait_for(tv, "document.querySelector('#w-leader').textContent.startsWith('Bob')")
     assert Room.objects.get(pk=room.pk).members.count() == 2
-    tv.wait_for_timeout(800)
+    wait_for(tv, "window.tilesWatch.view.scene.idle === true")
     tv.screenshot(path=artifacts / "watch-race.png")
 
     for move, pair in enumerate(pairs[3:], start=3):
@@ -53,5 +53,5 @@ def test_a_watch_page_follows_a_race(
     wait_for(tv, "!document.querySelector('#w-final').hidden")
     final = tv.inner_text("#w-final-list")
     assert final.startswith("1. Bob") and "2. Ann" in final
-    tv.wait_for_timeout(600)
+    wait_for(tv, "window.tilesWatch.view.scene.idle === true")
     tv.screenshot(path=artifacts / "watch-race-final.png")
