@@ -77,7 +77,7 @@ static/dist/.built: node_modules/.installed $(JS_SOURCES)
 # Each language's JavaScript strings (Django's JavaScriptCatalog, from the
 # compiled djangojs .mo) as a static file in static/dist/i18n/, so
 # collectstatic hashes it and pages cache it like the bundles
-# (config/js_catalog.py). Written again when a catalogue or the languages change.
+# (sitewide/js_catalog.py). Written again when a catalogue or the languages change.
 JS_CATALOGS := static/dist/i18n/.built
 $(JS_CATALOGS): $(LOCALE_MO) config/settings.py | $(VENV)/.runtime
 	$(PY) manage.py js_catalogs --verbosity 0
@@ -104,7 +104,7 @@ lock: deps
 	$(LOCK) --extra dev -o requirements/dev.txt pyproject.toml
 	$(LOCK) -o requirements/uv.txt requirements/uv.in
 
-# Hashed and compressed copies of the static files (config/static.py), made
+# Hashed and compressed copies of the static files (sitewide/static.py), made
 # again only when a source changed. The JavaScript catalogues are written
 # first, in the same process: one start of Django fewer on the first run.
 staticfiles/staticfiles.json: $(shell find static -type f) static/dist/.built \

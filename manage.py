@@ -5,7 +5,7 @@ import sys
 def main() -> None:
     from django.core.management import execute_from_command_line
 
-    from config.startup import settings_or_exit
+    from sitewide.startup import settings_or_exit
 
     settings_or_exit()
     execute_from_command_line(sys.argv)

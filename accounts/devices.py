@@ -6,7 +6,7 @@ counted per device that has signed in to it before (its cookie's nonce),
 and in one bucket for every other device. Wrong passwords from anywhere
 else fill only that other bucket: the owner's known device still signs in
 at once, and a known device that itself tries too many wrong passwords is
-held back on its own (config.throttle.SIGN_IN).
+held back on its own (accounts.throttle.SIGN_IN).
 
 One cookie holds the accounts the device signed in to (a family's shared
 tablet signs in as several), newest first, signed with the site's key so

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext
 
-from config.numerals import local_digits
+from sitewide.numerals import local_digits
 
 DISPLAY_NAME_MAX = 32
 
@@ -40,7 +40,7 @@ class Player(models.Model):
     # nobody how many players there are or which id is next.
     guest_token = models.CharField(max_length=32, unique=True, default=new_guest_token)
     created = models.DateTimeField(auto_now_add=True)
-    # The language a signed-in player chose (config/language.py): kept with
+    # The language a signed-in player chose (accounts/language.py): kept with
     # the account so every device they sign in on speaks it. "" = not chosen.
     language = models.CharField(max_length=16, blank=True, default="")
     # How a signed-in player likes the board to look (games/views.py

@@ -6,7 +6,7 @@ from django.contrib.auth import password_validation
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from config.numerals import local_digits
+from sitewide.numerals import local_digits
 
 # Django's own message when the two passwords differ, which its Nepali
 # catalogue lacks: marked here so ours carries the translation.
@@ -15,7 +15,7 @@ gettext_noop("The two password fields didn’t match.")
 
 class MinimumLengthValidator(password_validation.MinimumLengthValidator):
     """Django's, with its number left to the form's error rendering
-    (config.numerals.local_error writes it in the page's digits): Django's
+    (sitewide.numerals.local_error writes it in the page's digits): Django's
     own message comes with the number already in it, in Western digits,
     and in a wording its Nepali catalogue does not translate."""
 

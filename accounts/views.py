@@ -28,7 +28,7 @@ from accounts.players import (
 )
 from accounts.sign_ins import failed_since_previous
 from accounts.signals import profile_shown
-from config.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
+from accounts.throttle import BY_ADDRESS, SIGN_IN, Throttle, by_user, throttled
 
 
 def _forget_guest(response: HttpResponseRedirect) -> HttpResponseRedirect:

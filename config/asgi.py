@@ -2,7 +2,7 @@
 
 from django.core.asgi import get_asgi_application
 
-from config.startup import settings_or_exit
+from sitewide.startup import settings_or_exit
 
 settings_or_exit()
 django_http = get_asgi_application()
@@ -11,15 +11,15 @@ django_http = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.longlived import freeze_start_up  # noqa: E402
-from config.socket_outage import SocketOutage  # noqa: E402
+from accounts.socket_outage import SocketOutage  # noqa: E402
 from monitoring import metrics  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.publish import PublishFromLoop  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
+from sitewide.longlived import freeze_start_up  # noqa: E402
 
-# daphne itself is started by config.serve (its websocket frames); a storm
+# daphne itself is started by sitewide.serve (its websocket frames); a storm
 # of handshakes from one address is nginx's to refuse (deploy/nginx).
 application = PublishFromLoop(
     ProtocolTypeRouter(

@@ -7,7 +7,7 @@ from celery import Celery
 from celery.signals import setup_logging
 from django.conf import settings
 
-from config.startup import settings_or_exit
+from sitewide.startup import settings_or_exit
 
 settings_or_exit()
 

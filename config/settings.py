@@ -15,11 +15,11 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from servestatic.compress import Compressor
 
-from config.connections import channel_prefix, postgres_options, redis_options
-from config.env import database_from_url, env_bool, env_int, env_list, env_str
-from config.env import redis_url as env_redis_url
-from config.local_network import LocalNetwork
-from config.secret import install_key, production_key
+from sitewide.connections import channel_prefix, postgres_options, redis_options
+from sitewide.env import database_from_url, env_bool, env_int, env_list, env_str
+from sitewide.env import redis_url as env_redis_url
+from sitewide.local_network import LocalNetwork
+from sitewide.secret import install_key, production_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -44,7 +44,7 @@ DEAL_SECRET = env_str("DEAL_SECRET") or install_key(BASE_DIR / "var" / "deal_sec
 
 # Production names its hosts. The embedded default also lets in phones on
 # the same network (`HOST=0.0.0.0 make run`), which open this machine by a
-# private address or a `.local` name (config/local_network.py).
+# private address or a `.local` name (sitewide/local_network.py).
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS",
     ["127.0.0.1", "localhost", "[::1]"] + ([] if PRODUCTION else [LocalNetwork()]),
@@ -60,24 +60,24 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     # ServeStatic's configuration checks.
     "servestatic",
-    # Django's staticfiles app, under a name of our own (config/apps.py).
-    "config.apps.StaticFiles",
+    # Django's staticfiles app, under a name of our own (sitewide/apps.py).
+    "sitewide.apps.StaticFiles",
     "channels",
     "django_ratelimit",
     "accounts",
     "games",
     "dailies",
     "rooms",
-    # The project package: the JavaScript catalogues (config/js_catalog.py).
-    "config.apps.Project",
+    # The site-wide helpers' app: the JavaScript catalogues (sitewide/js_catalog.py).
+    "sitewide.apps.Sitewide",
 ]
 
 MIDDLEWARE = [
     # First: its line and request id cover every reply, redirects included.
-    "config.requestlog.RequestLogMiddleware",
+    "sitewide.requestlog.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Below the security middleware, so static replies carry its headers.
-    "config.static.StaticFilesMiddleware",
+    "sitewide.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -193,7 +193,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # ServeStatic's, compressing only files it has not compressed before.
-    "staticfiles": {"BACKEND": "config.static_storage.CompressedManifestStorage"},
+    "staticfiles": {"BACKEND": "sitewide.static_storage.CompressedManifestStorage"},
 }
 # Source maps are for the browser's developer tools alone: 9 MB whose brotli
 # copies took most of a cold collectstatic (97 s of CPU). Served as they are.
@@ -215,14 +215,14 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 
 # --- Operations (deployment): health, logs, metrics, errors -----------------
-# docs/OPERATIONS.md. /healthz answers any Host (config.health), before
+# docs/OPERATIONS.md. /healthz answers any Host (sitewide.health), before
 # SecurityMiddleware's HTTPS redirect: a load balancer probes each process
 # by its address, over plain HTTP on the private network.
 MIDDLEWARE.insert(
-    MIDDLEWARE.index("config.requestlog.RequestLogMiddleware") + 1,
-    "config.health.HealthByAddress",
+    MIDDLEWARE.index("sitewide.requestlog.RequestLogMiddleware") + 1,
+    "sitewide.health.HealthByAddress",
 )
-CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "sitewide.errors.csrf_failure"
 
 # Heartbeats of the timer, the Celery worker and beat (the monitoring app):
 # each beats every HEARTBEAT_INTERVAL_S; /healthz fails a part whose
@@ -234,7 +234,7 @@ CELERY_BEAT_SCHEDULER = "monitoring.beat.HeartbeatScheduler"
 
 # One line per event: time (UTC), level, logger, request id, message; with
 # LOG_FORMAT=json one JSON object a line with the same fields (and the
-# traceback in "exc"). Each request is logged once, by config.requestlog
+# traceback in "exc"). Each request is logged once, by sitewide.requestlog
 # (daphne's own access log is off where serve.py and deploy/ start it).
 # Every process logs through this: daphne, the timer and other management
 # commands (Django applies it), Celery's worker and beat (config/celery.py).
@@ -245,17 +245,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "config.requestlog.RequestIdFilter"},
-        "server_errors_only": {"()": "config.requestlog.ServerErrorsOnly"},
+        "request_id": {"()": "sitewide.requestlog.RequestIdFilter"},
+        "server_errors_only": {"()": "sitewide.requestlog.ServerErrorsOnly"},
     },
     "formatters": {
         "line": {
-            "()": "config.requestlog.UtcFormatter",
+            "()": "sitewide.requestlog.UtcFormatter",
             "format": "%(asctime)s.%(msecs)03dZ %(levelname)s %(name)s"
             " [%(request_id)s] %(message)s",
             "datefmt": "%Y-%m-%dT%H:%M:%S",
         },
-        "json": {"()": "config.requestlog.JsonFormatter"},
+        "json": {"()": "sitewide.requestlog.JsonFormatter"},
     },
     "handlers": {
         "console": {
@@ -296,7 +296,7 @@ if SENTRY_DSN:
     )
 # ---------------------------------------------------------------------------
 
-# -- Abuse limits (issue 15): throttles on HTTP (config/throttle.py) --------
+# -- Abuse limits (issue 15): throttles on HTTP (accounts/throttle.py) --------
 # Counted in the cache: Redis when REDIS_URL is set, so every daphne process
 # counts together; in the embedded setup (one daphne process) its memory.
 if REDIS_URL:
@@ -307,7 +307,7 @@ if REDIS_URL:
             "KEY_PREFIX": "tiles",
             # A Redis that hangs (frozen, or its packets dropped) fails a
             # throttle's count in seconds, which then lets the request
-            # through (config.throttle), rather than holding it forever.
+            # through (accounts.throttle), rather than holding it forever.
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
@@ -356,7 +356,7 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 )
-MIDDLEWARE.append("config.headers.PermissionsPolicyMiddleware")
+MIDDLEWARE.append("sitewide.headers.PermissionsPolicyMiddleware")
 TEMPLATES[0]["OPTIONS"]["context_processors"].append(
     "django.template.context_processors.csp"
 )
@@ -385,10 +385,10 @@ CELERY_BEAT_SCHEDULE["forget-empty-guests"] = {
 LANGUAGES = [("en", "English"), ("ne", "Nepali")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Django's LocaleMiddleware, but a signed-in player's saved choice comes first
-# (config/language.py), so it needs request.user: after AuthenticationMiddleware.
+# (accounts/language.py), so it needs request.user: after AuthenticationMiddleware.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
-    "config.language.PlayerLocaleMiddleware",
+    "accounts.language.PlayerLocaleMiddleware",
 )
 TEMPLATES[0]["OPTIONS"]["context_processors"].append(
     "django.template.context_processors.i18n"
@@ -398,7 +398,7 @@ LANGUAGE_COOKIE_AGE = SESSION_COOKIE_AGE
 LANGUAGE_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
-# -- Connections that cannot hang (issue 25; config/connections.py) ----------
+# -- Connections that cannot hang (issue 25; sitewide/connections.py) ----------
 # Every socket to PostgreSQL and Redis notices a silent peer within about
 # ten seconds, so a cut link fails a request instead of wedging a process.
 if DATABASE_URL:
@@ -414,7 +414,7 @@ if REDIS_URL:
     CHANNEL_LAYERS["default"]["CONFIG"] = {
         "hosts": [{"address": REDIS_URL, **redis_options()}],
         # Pub/sub channels ignore Redis's database number: each deployment
-        # names its own (config/connections.py).
+        # names its own (sitewide/connections.py).
         "prefix": channel_prefix(REDIS_URL, env_str("CHANNEL_LAYER_PREFIX")),
     }
     CELERY_BROKER_TRANSPORT_OPTIONS = redis_options()

@@ -3,15 +3,15 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from config.language import choose_language
-from config.throttle import SIGN_IN, throttled
+from accounts.language import choose_language
+from accounts.throttle import SIGN_IN, throttled
 from games import views as game_views
 
-# The site's own error pages, JSON under the solo play API (config.errors).
-handler400 = "config.errors.bad_request"
-handler403 = "config.errors.forbidden"
-handler404 = "config.errors.not_found"
-handler500 = "config.errors.server_error"
+# The site's own error pages, JSON under the solo play API (sitewide.errors).
+handler400 = "sitewide.errors.bad_request"
+handler403 = "sitewide.errors.forbidden"
+handler404 = "sitewide.errors.not_found"
+handler500 = "sitewide.errors.server_error"
 
 
 def favicon(request: HttpRequest) -> HttpResponseRedirect:
@@ -33,7 +33,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     # The language switch (Django's set_language, plus the account's choice).
     # Same URLs for every language: the language is the visitor's, not the
-    # address's. (The JavaScript strings are static files: config/js_catalog.)
+    # address's. (The JavaScript strings are static files: sitewide/js_catalog.)
     path("i18n/setlang/", choose_language, name="set_language"),
     path("play/", include("games.urls")),
     # /daily/ and /levels/

@@ -9,7 +9,6 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from accounts.models import Player
-from config.numerals import local_digits
 from dailies import days
 from dailies.deals import (
     REQUEST_SOLVER_NODES,
@@ -23,6 +22,7 @@ from dailies.levels import LEVELS
 from dailies.standings import unlocked_level
 from games.boards import AnswerHidden, BoardLocked, UnknownBoard, register_mode
 from games.engine.deal import Deal
+from sitewide.numerals import local_digits
 
 
 def resolve_daily(rest: str) -> Deal:

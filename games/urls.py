@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
-from config.converters import Matching
 from games import api, api_companion, views
+from sitewide.converters import Matching
 
 
 class RunId(Matching):

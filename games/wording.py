@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext
 
-from config.numerals import local_digits
 from games.errors import Wording
+from sitewide.numerals import local_digits
 
 
 def _digits(params: Mapping[str, int]) -> dict[str, str]:

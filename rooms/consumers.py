@@ -24,8 +24,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext
 
-from config.language import scope_language
-from config.numerals import local_digits
+from accounts.language import scope_language
 from games.errors import ActionError
 from monitoring import metrics
 from rooms import actions, hints
@@ -41,6 +40,7 @@ from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
 from rooms.state import full_state
+from sitewide.numerals import local_digits
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             await super().websocket_connect(message)
         except Exception:
-            # An outage mid-handshake (config.socket_outage answers it): no
+            # An outage mid-handshake (accounts.socket_outage answers it): no
             # disconnect follows, so the sockets counted are given back here
             # or the seat would stay full once the service is back.
             metrics.SOCKETS.labels("room").dec()
@@ -321,7 +321,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self._error(ref, e.code, e.message, e.tile)
         except (InterfaceError, OperationalError):
             # The database was out of reach: a connection broken since its
-            # last use (no health check runs first, see config/env.py) or
+            # last use (no health check runs first, see sitewide/env.py) or
             # PostgreSQL restarting. The action's transaction did not
             # commit, and Django closes that connection once the call ends,
             # so the socket stays and the player can simply try again.

@@ -47,7 +47,7 @@ _SAVEPOINT = "rooms_move"
 def prepared() -> CursorWrapper:
     """A cursor for the reads of a move. On PostgreSQL it binds parameters
     on the server, so psycopg prepares each of these fixed statements on
-    its connection after a few uses (`prepare_threshold`, config/env.py)
+    its connection after a few uses (`prepare_threshold`, sitewide/env.py)
     and PostgreSQL no longer parses and plans them (a third of its CPU a
     move). Django's own cursor binds them on the client, which cannot
     prepare, but sends several statements in one round trip

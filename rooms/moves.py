@@ -5,7 +5,6 @@ import secrets
 from django.utils.translation import gettext
 
 from accounts.models import Player
-from config.numerals import local_digits
 from games.engine.hint import Hint, HintSearch
 from games.engine.hint import hint as engine_hint
 from games.engine.safety import Safety
@@ -21,6 +20,7 @@ from rooms.changes import (
 )
 from rooms.models import Room, Round
 from rooms.sql import Writes
+from sitewide.numerals import local_digits
 
 # How often each player may pause one deal (the rules page says so): enough
 # for the doorbell, too few to stop a game again and again.

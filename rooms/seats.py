@@ -8,7 +8,6 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from accounts.models import Player
-from config.numerals import local_digits
 from games.errors import Conflict, Forbidden, Refused
 from rooms import clock, race, together
 from rooms.bots import EASY, HARD, LEVELS, MEDIUM
@@ -24,6 +23,7 @@ from rooms.changes import (
 from rooms.models import NAME_MAX, Member, Room
 from rooms.publish import unseated_on_commit
 from rooms.state import members_json, room_json
+from sitewide.numerals import local_digits
 
 MAX_SEATS = 8
 MAX_BOTS = 3

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
-from config.converters import Matching
 from rooms import views
+from sitewide.converters import Matching
 
 
 class RoomCode(Matching):

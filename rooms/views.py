@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.players import current_player, known_player
-from config.throttle import (
+from accounts.throttle import (
     BY_ADDRESS,
     CODE_GUESSES,
     Throttle,

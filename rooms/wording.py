@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext, ngettext
 
-from config.numerals import local_digits
 from games.errors import Wording
 from rooms.race import LIMIT_MINUTES
+from sitewide.numerals import local_digits
 
 
 def limits_text() -> str:

@@ -38,12 +38,12 @@ log = logging.getLogger("serve")
 
 
 def daphne_cmd(fd: int) -> list[str]:
-    # The app logs each request itself (config.requestlog): daphne's own
+    # The app logs each request itself (sitewide.requestlog): daphne's own
     # access log would be a second line for each. Verbosity 0 builds none at
     # all (an access log to /dev/null still formats a line per connection);
     # the app's log levels are its own settings' (LOG_LEVEL).
     return [
-        *(PY, "-m", "config.serve", "--fd", str(fd), "--verbosity", "0"),
+        *(PY, "-m", "sitewide.serve", "--fd", str(fd), "--verbosity", "0"),
         "config.asgi:application",
     ]
 

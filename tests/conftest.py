@@ -9,8 +9,8 @@ from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.core.management import call_command
 
-from config.js_catalog import write_catalogs
 from rooms import actions, limits
+from sitewide.js_catalog import write_catalogs
 from tests.room_helpers import RoomClock, person
 
 
@@ -40,7 +40,7 @@ def room(clock, ann, bob):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Every test starts with no throttle counted (config/throttle.py keeps
+    """Every test starts with no throttle counted (accounts/throttle.py keeps
     its counts in the cache, which outlives a test)."""
     cache.clear()
     yield

@@ -109,7 +109,7 @@ class Daphne(Process):
         self, env: dict[str, str], name: str = "daphne", options: Sequence[str] = ()
     ) -> None:
         self.port = free_port()
-        args = [sys.executable, "-m", "config.serve", "-b", "127.0.0.1"]
+        args = [sys.executable, "-m", "sitewide.serve", "-b", "127.0.0.1"]
         args += ["-p", str(self.port), "--verbosity", "0", *options]
         args += ["config.asgi:application"]
         super().__init__(args, env, f"{name} :{self.port}")

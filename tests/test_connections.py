@@ -1,4 +1,4 @@
-"""Connections that cannot hang (issue 25, config/connections.py): every
+"""Connections that cannot hang (issue 25, sitewide/connections.py): every
 PostgreSQL and Redis socket notices a silent peer within seconds, no
 statement runs past 10 s, and deployments sharing a Redis stay apart."""
 
@@ -10,7 +10,7 @@ import pytest
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connection
 
-from config.connections import channel_prefix, redis_options
+from sitewide.connections import channel_prefix, redis_options
 from tests.test_settings import PROD, python
 
 OPTIONS = (

@@ -145,7 +145,7 @@ def test_a_value_an_error_quotes_keeps_its_own_digits():
     from django.core.exceptions import ValidationError
     from django.utils import translation
 
-    from config.numerals import local_error
+    from sitewide.numerals import local_error
 
     error = ValidationError(
         "%(code)s: %(n)d", params={"code": "AC34X", "n": 12, "on": True}
@@ -160,7 +160,7 @@ def test_the_server_error_page_speaks_nepali_without_a_request():
     from django.templatetags.static import static
     from django.utils import translation
 
-    from config.errors import answer
+    from sitewide.errors import answer
 
     # A 500 is drawn with no request context, the page's language alone.
     with translation.override("ne"):

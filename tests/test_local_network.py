@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from config.local_network import is_local_network_host
+from sitewide.local_network import is_local_network_host
 from tests.services import Process, free_port
 from tests.test_settings import MINE, PROD, python
 

@@ -1,6 +1,6 @@
 """No module of the project patches daphne, autobahn or asgiref, or reads
 what they keep private: an upgrade of theirs cannot break us silently.
-What Tiles needs of them goes through their public API (config.serve,
+What Tiles needs of them goes through their public API (sitewide.serve,
 rooms.publish), and their behaviour is tested on the real thing
 (tests/test_ws_frames.py, tests/test_proxy_limits.py)."""
 

@@ -91,7 +91,7 @@ def assert_closed_try_again(got: list, language: str = "en") -> None:
 
 
 def statuses(daphne: Daphne) -> list[int]:
-    """The status of every request daphne logged (config.requestlog)."""
+    """The status of every request daphne logged (sitewide.requestlog)."""
     found = re.findall(r"tiles\.request .* (\d{3}) [\d.]+ms", "".join(daphne.lines))
     return [int(s) for s in found]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from config.connections import POSTGRES_DEFAULTS
+from sitewide.connections import POSTGRES_DEFAULTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = (
@@ -165,7 +165,7 @@ def test_database_url_options_reach_psycopg():
             "sslmode": "require",
             "connect_timeout": 5,
             "prepare_threshold": 5,
-            # config/connections.py's defaults, beside the URL's own.
+            # sitewide/connections.py's defaults, beside the URL's own.
             **{k: v for k, v in POSTGRES_DEFAULTS.items() if k != "connect_timeout"},
             "options": "-c statement_timeout=10s",
         },

@@ -5,7 +5,7 @@ the page's retries during the outage do not fill the seat for later."""
 import pytest
 from django.db import OperationalError
 
-from config.socket_outage import CLOSE_TRY_AGAIN
+from accounts.socket_outage import CLOSE_TRY_AGAIN
 from rooms import actions
 from rooms.limits import SOCKETS_PER_SEAT
 from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)

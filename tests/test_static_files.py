@@ -17,7 +17,7 @@ from django.conf import settings
 from django.templatetags.static import static
 
 from config.asgi import application
-from config.js_catalog import catalog_script
+from sitewide.js_catalog import catalog_script
 from tests.services import ROOT, free_port
 
 FOREVER = b"max-age=31536000, public, immutable"

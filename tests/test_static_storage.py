@@ -1,4 +1,4 @@
-"""collectstatic compresses each hashed file once (config/static_storage.py)
+"""collectstatic compresses each hashed file once (sitewide/static_storage.py)
 and leaves the source maps as they are."""
 
 from pathlib import Path
@@ -7,7 +7,7 @@ import brotli
 from django.conf import settings
 from servestatic.compress import Compressor
 
-from config.static_storage import CompressedManifestStorage
+from sitewide.static_storage import CompressedManifestStorage
 
 
 def test_a_rerun_compresses_only_what_is_new_or_cut_short(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """Broken websocket frames get the close code RFC 6455 gives them from a
-real daphne as config.serve starts it, never a TCP reset: a daphne
-upgrade that changes how config.serve reaches its websockets fails here."""
+real daphne as sitewide.serve starts it, never a TCP reset: a daphne
+upgrade that changes how sitewide.serve reaches its websockets fails here."""
 
 import asyncio
 import os

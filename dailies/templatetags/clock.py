@@ -1,6 +1,6 @@
 from django import template
 
-from config.numerals import local_digits
+from sitewide.numerals import local_digits
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 from django import template
 from django.core.exceptions import ValidationError
 
-from config.numerals import local_digits, local_error
+from sitewide.numerals import local_digits, local_error
 
 register = template.Library()
 

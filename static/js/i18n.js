@@ -1,5 +1,5 @@
 // The page's language for scripts. Django's JavaScript catalog (a static
-// file per language, config/js_catalog.py, loaded by base.html before any
+// file per language, sitewide/js_catalog.py, loaded by base.html before any
 // module) defines `django.gettext` and friends with this page's
 // translations; where it is absent (node's tests) every string stays as
 // written. makemessages finds the strings by the names exported here
@@ -25,7 +25,7 @@ export function fill(text, values) {
 }
 
 // The ten digits as this page's language writes them (the same catalogue
-// string the server uses: config/numerals.py).
+// string the server uses: sitewide/numerals.py).
 const WESTERN = "0123456789";
 const LOCAL = pgettext("digits", "0123456789");
 export const DIGITS = LOCAL.length === 10 ? LOCAL : WESTERN;

@@ -45,7 +45,7 @@ def rooms_server(transactional_db):
     process = FreshDaphne(
         host="127.0.0.1",
         # The site's own application: it serves the collected static files
-        # under their hashed names (config.static), as production does.
+        # under their hashed names (sitewide.static), as production does.
         get_application=partial(make_application, static_wrapper=None),
         setup=partial(use_database, connection.settings_dict["NAME"]),
     )

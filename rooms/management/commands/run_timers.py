@@ -28,11 +28,11 @@ from channels.db import database_sync_to_async
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connections
 
-from config.longlived import freeze_start_up
 from monitoring import metrics
 from monitoring.heartbeats import Beater, Part
 from rooms import actions
 from rooms.publish import handed_over, publish_from_this_loop
+from sitewide.longlived import freeze_start_up
 
 log = logging.getLogger("rooms.timers")
 

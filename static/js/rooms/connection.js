@@ -25,7 +25,7 @@ const CLOSE_SILENT = "silent"; // no close frame: this page gave up waiting
 const CLOSE_LEFT = 4000;
 const CLOSE_NOT_MEMBER = 4403;
 const CLOSE_NO_ROOM = 4404;
-// The server could not reach its database or Redis (config/socket_outage.py):
+// The server could not reach its database or Redis (accounts/socket_outage.py):
 // retried like a drop, and the page says why.
 const CLOSE_TRY_AGAIN = 4503;
 const STOP_CODES = { [CLOSE_LEFT]: "left", [CLOSE_NOT_MEMBER]: "not_member", [CLOSE_NO_ROOM]: "no_room" };

@@ -2,7 +2,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.translation import get_language
 
-from config.js_catalog import static_path
+from sitewide.js_catalog import static_path
 
 register = template.Library()
 

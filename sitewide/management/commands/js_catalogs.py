@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from config.js_catalog import DIRECTORY, write_catalogs
+from sitewide.js_catalog import DIRECTORY, write_catalogs
 
 
 class Command(BaseCommand):

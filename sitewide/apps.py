@@ -1,4 +1,4 @@
-"""App configs of the project itself."""
+"""App configs: Django's staticfiles under our name, and sitewide."""
 
 from django.apps import AppConfig
 from django.contrib.staticfiles.apps import StaticFilesConfig
@@ -12,9 +12,9 @@ class StaticFiles(StaticFilesConfig):
     (with it, the server looks the unhashed sources up and answers 404)."""
 
 
-class Project(AppConfig):
-    """The project package itself, as an app for its management command
+class Sitewide(AppConfig):
+    """The site-wide helpers, an app for its management command
     (js_catalogs) and template tags (js_catalog)."""
 
-    name = "config"
+    name = "sitewide"
     default = True

@@ -66,7 +66,7 @@ def _stop_when_closed(sockets: Sockets, deadline: float) -> None:
 
 
 def close_sockets_on_stop(sockets: Sockets) -> None:
-    """Call once in daphne's process before its reactor runs (config.serve's
+    """Call once in daphne's process before its reactor runs (sitewide.serve's
     server does, when daphne calls it ready); `sockets` gives the server's
     open connections (daphne's `Server.connections`)."""
 

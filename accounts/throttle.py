@@ -29,8 +29,8 @@ from redis.exceptions import RedisError
 
 from accounts.devices import device_nonce, fold
 from accounts.players import current_player
-from config.errors import wants_json
-from config.numerals import local_digits
+from sitewide.errors import wants_json
+from sitewide.numerals import local_digits
 
 log = logging.getLogger(__name__)
 # Set on a request once the cache failed it: its other throttles skip it.

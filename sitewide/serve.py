@@ -1,5 +1,5 @@
-"""daphne as Tiles runs it: `python -m config.serve` takes daphne's own
-arguments (`python -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application`).
+"""daphne as Tiles runs it: `python -m sitewide.serve` takes daphne's own
+arguments (`python -m sitewide.serve -b 127.0.0.1 -p 8000 config.asgi:application`).
 
 One thing daphne has no option for: its websockets are built with
 autobahn's default `failByDrop`, which answers a frame too big, invalid
@@ -12,7 +12,7 @@ there, through autobahn's public setProtocolOptions. The sizes are daphne's
 own options. tests/test_ws_frames.py fails if a daphne upgrade changes
 any of this.
 
-Its `ready_callable` also arranges the stop of config.restart_close.
+Its `ready_callable` also arranges the stop of sitewide.restart_close.
 """
 
 import sys
@@ -21,7 +21,7 @@ from typing import Any
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 
-from config.restart_close import close_sockets_on_stop
+from sitewide.restart_close import close_sockets_on_stop
 
 # No message of docs/protocol.md comes near this; daphne's default is 1 MiB,
 # which a socket may be made to buffer for nothing.

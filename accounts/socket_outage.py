@@ -16,8 +16,8 @@ from django.http import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext
 
-from config.errors import is_outage
-from config.language import scope_language
+from accounts.language import scope_language
+from sitewide.errors import is_outage
 
 log = logging.getLogger(__name__)
 
