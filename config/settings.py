@@ -7,6 +7,8 @@ production setup: either one needs a real SECRET_KEY and turns DEBUG off
 unless it is asked for.
 """
 
+import hashlib
+import hmac
 import logging
 from pathlib import Path
 from typing import Any
@@ -37,9 +39,14 @@ SECRET_KEY = (
     else env_str("SECRET_KEY") or install_key(BASE_DIR / "var" / "secret_key")
 )
 # Dailies and levels are dealt from HMAC(DEAL_SECRET, public seed), so the
-# public code cannot deal them early (docs/fair-deals.md). Set it where
-# several hosts make deals; else this install's own, kept in var/.
-DEAL_SECRET = env_str("DEAL_SECRET") or install_key(BASE_DIR / "var" / "deal_secret")
+# public code cannot deal them early (docs/fair-deals.md). In production it
+# defaults to one drawn from SECRET_KEY, which every host shares, so any host
+# deals the same board; the embedded install keeps its own in var/.
+DEAL_SECRET = env_str("DEAL_SECRET") or (
+    hmac.new(SECRET_KEY.encode(), b"tiles deal secret", hashlib.sha256).hexdigest()
+    if PRODUCTION
+    else install_key(BASE_DIR / "var" / "deal_secret")
+)
 # ---------------------------------------------------------------------------
 
 # Production names its hosts. The embedded default also lets in phones on
