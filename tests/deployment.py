@@ -89,8 +89,7 @@ class DataHost:
         are missing."""
         run = self.network.exec("db")
         worker = unit_command("tiles-worker.service")
-        beat = unit_command("tiles-beat.service")
-        beat = [w.replace("/srv/tiles/var", str(folder)) for w in beat]
+        beat = unit_command("tiles-beat.service", var=folder)
         self.jobs = [
             Process([*run, *worker], env, "celery worker"),
             Process([*run, *beat], env, "celery beat"),
@@ -107,15 +106,19 @@ class DataHost:
         )
 
 
-def unit_command(name: str, **values: str) -> list[str]:
+def unit_command(name: str, var: Path | None = None, **values: str) -> list[str]:
     """A unit's ExecStart from deploy/systemd/, for a checkout at ROOT's
-    place: the same options the machines run with."""
+    place (and its var/ at `var`): the same options the machines run with."""
     text = (ROOT / "deploy" / "systemd" / name).read_text().replace("\\\n", " ")
-    line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
+    lines = text.splitlines()
+    home = next(x for x in lines if x.startswith("WorkingDirectory=")).split("=")[1]
+    line = next(x for x in lines if x.startswith("ExecStart="))
     words = line.removeprefix("ExecStart=").split()
     for key, value in values.items():
         words = [w.replace(f"${{{key}}}", value) for w in words]
-    assert words[0] == "/srv/tiles/.venv/bin/python", words
+    if var is not None:
+        words = [w.replace("/".join((home, "var")), str(var)) for w in words]
+    assert words[0] == f"{home}/.venv/bin/python", words
     return [sys.executable, *words[1:]]
 
 
