@@ -11,15 +11,18 @@ from tests.browser.chromium import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WAIT_MS = 30_000
+WAIT_MS = 20_000
 HASHED_STATIC = re.compile(r"^/static/.+\.[0-9a-f]{12}\.[^/.]+$")
 
 # Functions, not expressions: Playwright evals expressions, which the
 # policy (rightly) refuses.
-READY = """async () => {
-  const registration = await navigator.serviceWorker.ready;
+# evaluate() has no timeout of its own: `ready` never settles without a
+# worker, so the wait gives up by itself.
+READY = f"""async () => {{
+  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("no worker")), {WAIT_MS}));
+  const registration = await Promise.race([navigator.serviceWorker.ready, late]);
   return registration.active.scriptURL;
-}"""
+}}"""
 CACHED = """async () => {
   const urls = [];
   for (const name of await caches.keys()) {
