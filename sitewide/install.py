@@ -32,7 +32,11 @@ def manifest(request: HttpRequest) -> JsonResponse:
     icons = [
         {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
         *(
-            {"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+            {
+                "src": static(f"icons/icon-{size}.png"),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+            }
             for size in (192, 512)
         ),
     ]
@@ -40,7 +44,9 @@ def manifest(request: HttpRequest) -> JsonResponse:
         {
             "name": gettext("Tiles"),
             "short_name": gettext("Tiles"),
-            "description": gettext("Mahjong solitaire: clear the pile two free matching tiles at a time."),
+            "description": gettext(
+                "Mahjong solitaire: clear the pile two free matching tiles at a time."
+            ),
             "lang": translation.get_language(),
             "dir": "rtl" if translation.get_language_bidi() else "ltr",
             "id": reverse("home"),

@@ -5,6 +5,7 @@ long (a worker update must reach the browser on its next check)."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -23,7 +24,9 @@ def test_the_pages_link_the_manifest_and_its_colour():
     page = Client().get("/").content.decode()
     assert linked(page, "manifest") == "/manifest.webmanifest"
     assert '<meta name="theme-color" content="#1d2b24">' in page
-    assert re.search(r'src="/static/js/install\.[0-9a-f]{12}\.js" data-worker="/sw\.js"', page)
+    assert re.search(
+        r'src="/static/js/install\.[0-9a-f]{12}\.js" data-worker="/sw\.js"', page
+    )
 
 
 def test_the_manifest_installs_a_standalone_app_with_our_icons():
@@ -35,7 +38,7 @@ def test_the_manifest_installs_a_standalone_app_with_our_icons():
     assert manifest["name"] == manifest["short_name"] == "Tiles"
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     # The site's own background (static/css/site.css --bg).
-    css = open(finders.find("css/site.css")).read()
+    css = Path(finders.find("css/site.css")).read_text()
     assert f"--bg: {manifest['background_color']};" in css
     assert manifest["theme_color"] == manifest["background_color"]
     sizes = {icon["sizes"] for icon in manifest["icons"]}

@@ -19,14 +19,16 @@ HASHED_STATIC = re.compile(r"^/static/.+\.[0-9a-f]{12}\.[^/.]+$")
 # evaluate() has no timeout of its own: `ready` never settles without a
 # worker, so the wait gives up by itself.
 READY = f"""async () => {{
-  const late = new Promise((_, fail) => setTimeout(() => fail(new Error("no worker")), {WAIT_MS}));
+  const late = new Promise((_, fail) =>
+    setTimeout(() => fail(new Error("no worker")), {WAIT_MS}));
   const registration = await Promise.race([navigator.serviceWorker.ready, late]);
   return registration.active.scriptURL;
 }}"""
 CACHED = """async () => {
   const urls = [];
   for (const name of await caches.keys()) {
-    for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) urls.push(request.url);
   }
   return urls;
 }"""
