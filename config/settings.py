@@ -354,6 +354,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "font-src": [CSP.SELF],
+    # The web app manifest and the service worker (sitewide.install).
+    "manifest-src": [CSP.SELF],
+    "worker-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.NONE],
     "form-action": [CSP.SELF],

@@ -6,6 +6,7 @@ from django.urls import include, path
 from accounts.language import choose_language
 from accounts.throttle import SIGN_IN, throttled
 from games import views as game_views
+from sitewide import install
 
 # The site's own error pages, JSON under the solo play API (sitewide.errors).
 handler400 = "sitewide.errors.bad_request"
@@ -27,6 +28,10 @@ urlpatterns = [
     # Pages outside base.html (the admin, a bare API response) still get the
     # icon when a browser asks for it at the old fixed address.
     path("favicon.ico", favicon),
+    # Installing to a home screen (sitewide.install): the worker at the root,
+    # so its scope is the whole site.
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service-worker"),
     # Before admin.site.urls, so the admin's sign-in is throttled like ours.
     path("admin/login/", throttled(*SIGN_IN)(admin.site.login)),
     path("admin/", admin.site.urls),

@@ -63,8 +63,13 @@ def page_scripts(html: str) -> list[str]:
 def test_the_board_page_loads_one_bundle_under_its_hashed_name(client):
     page = client.get("/play/small/")
     scripts = page_scripts(page.content.decode())
-    # The JavaScript catalogue of the page's language comes first.
-    assert scripts == [static("dist/i18n/en.js"), static(BUNDLE)]
+    # The service worker's registration (sitewide/install.py, on every
+    # page) and the JavaScript catalogue of the page's language come first.
+    assert scripts == [
+        static("js/install.js"),
+        static("dist/i18n/en.js"),
+        static(BUNDLE),
+    ]
     assert all(HASHED.search(script) for script in scripts)
 
 
