@@ -38,7 +38,8 @@ SOLO = {
 ROOM = {
     "hint": "Hint",
     "undo": "Undo",
-    "pause": "Pause",
+    # A room's button says how many of the deal's pauses are left.
+    "pause": "Pause: 3 left",
     "mode": "Rotate mode",
     "shading": "Shade blocked tiles",
     "help-open": "How to play",

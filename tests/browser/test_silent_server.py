@@ -38,7 +38,7 @@ class Sockets:
 def status(page, value: str, within_s: float) -> float:
     started = time.monotonic()
     page.wait_for_function(
-        f"document.querySelector('#room').dataset.conn === '{value}'",
+        f"document.querySelector('#room')?.dataset.conn === '{value}'",
         timeout=within_s * 1000,
     )
     return time.monotonic() - started
