@@ -23,7 +23,7 @@ SYSTEM = tuple(
 )
 # A literal naming a place a developer's files live in, whatever it is passed to.
 HOME_LIKE = re.compile(r"""^(~/|/(work|home|root|srv|mnt|opt|media|data|var)(/|$))""")
-# A relative literal that climbs: "../shared/cases".
+# A relative literal that climbs: "../beside/cases".
 CLIMBS = re.compile(r"(^|/)\.\./|/\.\.$")
 JS_URL = re.compile(r"""new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)""")
 
@@ -153,12 +153,12 @@ def test_no_test_names_a_file_outside_the_repository(source):
 @pytest.mark.parametrize(
     "line",
     [
-        'CASES = Path("/work/shared/cases")',
-        'CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"',
-        'ROOT = Path(__file__).resolve().parent.parent\nCASES = ROOT.parent / "shared"',
+        'CASES = Path("/work/beside/cases")',
+        'CASES = Path(__file__).resolve().parents[2] / "beside" / "cases"',
+        'ROOT = Path(__file__).resolve().parent.parent\nCASES = ROOT.parent / "beside"',
         'DB = Path(__file__).parent.parent / "var" / "tiles.sqlite3"',
-        'open("../shared/cases/answers.json")',
-        'p = os.path.join(os.path.dirname(__file__), "..", "..", "shared")',
+        'open("../beside/cases/answers.json")',
+        'p = os.path.join(os.path.dirname(__file__), "..", "..", "beside")',
         'key = Path("~/.tiles/key").expanduser()',
     ],
 )
@@ -168,7 +168,7 @@ def test_the_check_finds_each_way_out(line):
 
 
 def test_the_check_finds_a_javascript_test_reading_above_the_repository():
-    line = 'readFileSync(new URL("../../../../shared/x.json", import.meta.url))'
+    line = 'readFileSync(new URL("../../../../beside/x.json", import.meta.url))'
     assert outside_references(ROOT / "static" / "js" / "tests" / "x.test.js", line)
 
 
