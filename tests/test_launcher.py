@@ -25,8 +25,10 @@ from tests.seat_client import WAIT_S, Seat, start_race, take_in_turns
 from tests.services import Process, free_port, needs_services, server_env
 
 # A dead daphne is started again after 0.5 s and listens about 1.5 s after
-# it died (here, load 9 on 2 cores): "back" within 5 s. READY_S only bounds
-# the wait for its log line, so a slow start fails on the 5 s, not a hang.
+# it died (here, load 9 on 2 cores): "back" within 5 s, or, on a machine so
+# busy that a first start took longer (13 s at load 15), no slower than that
+# first start in the same run. READY_S only bounds the wait for its log
+# line, so a slow start fails on the bound, not a hang.
 BACK_S = 5.0
 READY_S = 30.0
 cookie = sync_to_async(guest_cookie_value)
@@ -160,7 +162,11 @@ async def test_a_killed_daphne_comes_back_and_its_player_loses_nothing(serve):
         started = server.stamp(r"started daphne-\d \(pid", nth=2)
         listening = server.stamp("Listening on TCP address", nth=2)
         assert (started - died).total_seconds() < 1.0
-        assert (listening - died).total_seconds() < BACK_S
+        first_start = server.stamp("Listening on TCP address") - server.stamp(
+            r"started daphne-\d \(pid"
+        )
+        back_within = max(BACK_S, first_start.total_seconds())
+        assert (listening - died).total_seconds() < back_within
         print(
             f"daphne started again {(started - died).total_seconds():.1f} s after "
             f"it died, listening {(listening - died).total_seconds():.1f} s after"

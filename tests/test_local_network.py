@@ -85,8 +85,10 @@ def test_make_run_on_all_addresses_serves_a_phone_on_the_network():
                 f"http://127.0.0.1:{port}/rooms/rules",
                 headers={"Host": f"{host}:{port}"},
             )
+            # A phone's browser waits a minute for a first page; so does this
+            # (the first render took over 10 s at load 15 on 2 cores).
             try:
-                with urllib.request.urlopen(request, timeout=10) as response:
+                with urllib.request.urlopen(request, timeout=60) as response:
                     return response.status
             except urllib.error.HTTPError as e:
                 return e.code
