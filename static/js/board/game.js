@@ -4,14 +4,15 @@
 // back to whatever the server says when the two disagree.
 
 import { Api } from "./api.js";
-import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { REASONS, faceName } from "./a11y.js";
 import { Companion } from "./companion.js";
 import { celebrate } from "./celebrate.js";
 import { adoptLooks, calmMotion, keepLook, keepShading, looks, shadingOn } from "./prefs.js";
 import { digits, fill, gettext } from "../i18n.js";
-import { Geometry, matches } from "./rules.js";
+import { Geometry } from "./rules.js";
 import { drawAtlas } from "./faces.js";
 import { LookChoices } from "./settings.js";
+import { PileController } from "./controller.js";
 import { BoardScene } from "./scene.js";
 import { Sound } from "./sound.js";
 
@@ -57,7 +58,6 @@ class Game {
     this.faces = [];
     this.standing = [];
     this.removed = []; // pairs of tile indices, in order
-    this.selected = -1;
     this.indexById = new Map();
     this.geometry = null;
     this.clock = { base: 0, at: 0, running: false };
@@ -69,18 +69,25 @@ class Game {
     this.looks = looks();
     this.sound = new Sound(this.looks.sound);
 
-    this.scene = new BoardScene(this.$("board-view"), {
-      onTap: (i) => this.tap(i),
-      onTable: () => this.select(-1),
+    this.board = new PileController((hooks) => new BoardScene(this.$("board-view"), hooks), {
+      pile: () => this,
+      // While the companion replays a way through, taps wait.
+      canPick: () => !this.watching && this.run?.status === "playing",
+      leaveAtOnce: true,
+      take: (a, b) => this.#take(a, b),
+      say: (text) => this.say(text),
+      marker: root,
+      list: this.$("free-tiles"),
+      onSelect: (i) => {
+        if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
+      },
+      sound: (name) => this.sound.play(name),
       onMovedChange: (moved) => {
         this.$("fit").hidden = !moved;
       },
     });
-    this.list = new FreeTileList(
-      this.$("free-tiles"),
-      (i) => this.tap(i),
-      (i) => this.scene.setFocus(i),
-    );
+    this.scene = this.board.scene;
+    this.list = this.board.list;
     this.shading = shadingOn();
     this.scene.setShading(this.shading);
     this.choices = new LookChoices(this.looks, (name, value) => this.#choose(name, value));
@@ -186,7 +193,7 @@ class Game {
     this.removed = run.removed.map(([a, b]) => [this.indexById.get(a), this.indexById.get(b)]);
     this.standing = run.tiles.map(() => true);
     for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
-    this.selected = -1;
+    this.board.reset();
     this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
     this.list.setTiles(run.tiles);
     this.scene.setTiles(run.tiles, this.standing, true);
@@ -206,14 +213,14 @@ class Game {
     this.removed = serverRemoved;
     this.standing = this.tiles.map(() => true);
     for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
-    if (this.selected >= 0 && !this.standing[this.selected]) this.select(-1);
+    if (this.board.selected >= 0 && !this.standing[this.board.selected]) this.board.select(-1);
     const faces = run.tiles.map((t) => t.face);
     if (faces.some((f, i) => f !== this.faces[i])) {
       this.faces = faces;
       this.scene.setFaces(faces);
       this.scene.hopAll();
       this.sound.play("shuffle");
-      this.select(-1);
+      this.board.select(-1);
     }
     if (theirs.size !== ours.size || [...theirs].some((k) => !ours.has(k))) {
       this.scene.followPile(this.standing);
@@ -248,7 +255,7 @@ class Game {
     const free = this.geometry.freeTiles(this.standing);
     const freeSet = new Set(free);
     this.scene.setBlocked(this.standing.map((s, i) => s && !freeSet.has(i)));
-    this.list.update(free, this.faces, this.selected);
+    this.list.update(free, this.faces, this.board.selected);
     const left = this.standing.filter(Boolean).length;
     this.$("tiles-left").textContent = digits(left);
     const run = this.run;
@@ -314,42 +321,11 @@ class Game {
   }
 
   // --- the player's actions ----------------------------------------------
-  tap(i) {
-    if (this.watching || !this.run || this.run.status !== "playing" || !this.standing[i]) return;
-    const reason = this.geometry.blockedReason(i, this.standing);
-    if (reason) {
-      this.sound.play("blocked");
-      this.scene.shake(i);
-      this.say(REASONS[reason]);
-      this.root.dataset.blocked = reason;
-      return;
-    }
-    if (this.selected === -1) this.select(i);
-    else if (this.selected === i) this.select(-1);
-    else if (matches(this.faces[this.selected], this.faces[i])) this.#take(this.selected, i);
-    else this.select(i);
-  }
-
-  select(i) {
-    if (i === this.selected) return;
-    this.selected = i;
-    this.scene.select(i);
-    if (i >= 0) this.sound.play("select");
-    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
-    if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
-  }
-
+  /** A pair the controller has taken off the page's pile: to the server. */
   #take(a, b) {
     const move = this.removed.length;
-    this.selected = -1;
-    this.scene.select(-1);
     this.removed.push([a, b]);
-    this.standing[a] = this.standing[b] = false;
-    this.scene.fly(a, b, true);
-    this.sound.play("match");
-    this.scene.followPile(this.standing);
     this.#refresh();
-    this.say("");
     this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move }).then((data) =>
       this.companion.afterTake(data),
     );
@@ -364,7 +340,7 @@ class Game {
     const move = this.removed.length;
     const [a, b] = this.removed.pop();
     this.standing[a] = this.standing[b] = true;
-    this.select(-1);
+    this.board.select(-1);
     this.scene.fly(a, b, false);
     this.scene.followPile(this.standing);
     this.#refresh();

@@ -4,11 +4,11 @@
 // sent, and whenever the server's pile differs (a refusal, an undo, a
 // shuffle) the board is brought back to it.
 
-import { FreeTileList, REASONS, faceName } from "../board/a11y.js";
-import { Geometry, groupOf, matches } from "../board/rules.js";
-import { safetyWords } from "../board/companion.js";
+import { PileController } from "../board/controller.js";
 import { BoardScene } from "../board/scene.js";
-import { fill, gettext } from "../i18n.js";
+import { Geometry, groupOf } from "../board/rules.js";
+import { safetyWords } from "../board/companion.js";
+import { gettext } from "../i18n.js";
 import { standingOf } from "./state.js";
 
 const MESSAGE_MS = 4500;
@@ -38,23 +38,35 @@ export class RaceView {
     this.els = els;
     this.act = act;
     this.mine = mine;
-    this.scene = null; // made at the first deal: no WebGL for a Together room
-    this.list = null;
+    /** @type {PileController | null} made at the first deal: no WebGL for a Together room */
+    this.board = null;
     els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
     this.number = null;
     this.geometry = null;
     this.faces = [];
     this.standing = [];
-    this.selected = -1;
     this.pending = 0; // takes sent and not yet answered
     this.moves = 0; // the undo log's length, counting takes in flight
     this.canPlay = false;
     this.messageTimer = 0;
   }
 
+  get scene() {
+    return this.board?.scene ?? null;
+  }
+
+  get list() {
+    return this.board?.list ?? null;
+  }
+
+  /** The held tile's index, -1 when none. */
+  get selected() {
+    return this.board?.selected ?? -1;
+  }
+
   /** Show `me`'s pile of `round`; `canPlay` when taps may take pairs. */
   render(round, me, canPlay) {
-    if (!this.scene) this.#start();
+    if (!this.board) this.#start();
     this.canPlay = canPlay;
     if (this.number !== round.number) this.build(round, me);
     else if (this.pending === 0) this.follow(me);
@@ -65,25 +77,34 @@ export class RaceView {
 
   #start() {
     const els = this.els;
-    this.scene = new BoardScene(els.pile, {
-      onTap: (i) => this.tap(i),
-      onTable: () => this.select(-1),
+    this.board = new PileController((hooks) => new BoardScene(els.pile, hooks), {
+      pile: () => this,
+      canPick: () => this.canPlay,
+      leaveAtOnce: true,
+      take: (a, b) => this.#send(a, b),
+      say: (text) => this.say(text),
+      marker: els.root,
+      list: els.list,
+      onSelect: () => this.refresh(),
       onMovedChange: (moved) => {
         els.fit.hidden = !moved;
       },
     });
-    this.list = new FreeTileList(
-      els.list,
-      (i) => this.tap(i),
-      (i) => this.scene.setFocus(i),
-    );
+  }
+
+  /** The pile goes (the next deal is Together, or the player leaves). */
+  dispose() {
+    this.board?.dispose();
+    this.board = null;
+    this.number = null;
+    this.geometry = null;
   }
 
   build(round, me) {
     this.number = round.number;
     this.faces = [...me.faces];
     this.standing = standingOf(me.standing, round.positions.length);
-    this.selected = -1;
+    this.board.reset();
     this.pending = 0;
     this.moves = me.moves;
     const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, id: i, face: me.faces[i] }));
@@ -123,36 +144,23 @@ export class RaceView {
     this.list.update(free, this.faces, this.selected);
   }
 
+  /** A tap on tile `i`, as on the canvas or the list of free tiles. */
   tap(i) {
-    if (!this.canPlay || !this.standing[i]) return;
-    const reason = this.geometry.blockedReason(i, this.standing);
-    if (reason) {
-      this.scene.shake(i);
-      this.say(REASONS[reason]);
-      this.els.root.dataset.blocked = reason;
-      return;
-    }
-    const sel = this.selected;
-    if (sel === i) this.select(-1);
-    else if (sel >= 0 && matches(this.faces[sel], this.faces[i])) this.take(sel, i);
-    else this.select(i);
+    this.board?.tap(i);
   }
 
   select(i) {
-    if (i === this.selected) return;
-    this.selected = i;
-    this.scene?.select(i);
-    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
-    if (this.geometry) this.refresh();
+    this.board?.select(i);
   }
 
-  async take(a, b) {
-    this.select(-1);
-    this.standing[a] = this.standing[b] = false;
-    this.scene.fly(a, b, true);
-    this.scene.followPile(this.standing);
+  /** Take the pair (a, b) as a tap would, matching or not (the server judges). */
+  take(a, b) {
+    this.board?.take(a, b);
+  }
+
+  /** A pair the controller has taken off the page's pile: to the server. */
+  async #send(a, b) {
     this.refresh();
-    this.say("");
     const number = this.number;
     this.pending++;
     const reply = await this.act("take", { a, b, move: this.moves++ });

@@ -4,10 +4,11 @@
 // taker's card. Only the seat whose turn it is may pick tiles; the pile can
 // always be moved and turned.
 
-import { Geometry, groupOf, matches } from "../board/rules.js";
+import { Geometry, groupOf } from "../board/rules.js";
 import { faceName } from "../board/a11y.js";
-import { drawAtlas } from "../board/faces.js";
+import { PileController } from "../board/controller.js";
 import { BoardScene } from "../board/scene.js";
+import { drawAtlas } from "../board/faces.js";
 import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { raceMs, standingOf } from "./state.js";
 
@@ -122,14 +123,25 @@ export class TogetherView {
     this.els = els;
     this.conn = conn;
     this.act = act;
-    this.scene = null;
+    /** @type {PileController | null} made at the first Together deal */
+    this.board = null;
     this.number = null;
     this.moves = 0;
     this.faces = null;
-    this.selected = -1;
+    this.standing = [];
+    this.geometry = null;
     this.cards = new Map();
     els.hint.addEventListener("click", () => this.hint());
     els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
+  }
+
+  get scene() {
+    return this.board?.scene ?? null;
+  }
+
+  /** The held tile's index, -1 when none. */
+  get selected() {
+    return this.board?.selected ?? -1;
   }
 
   get round() {
@@ -146,10 +158,14 @@ export class TogetherView {
   }
 
   render(round) {
-    if (!this.scene) {
-      this.scene = new BoardScene(this.els.pile, {
-        onTap: (i) => this.tap(i),
-        onTable: () => this.select(-1),
+    if (!this.board) {
+      this.board = new PileController((hooks) => new BoardScene(this.els.pile, hooks), {
+        pile: () => this,
+        canPick: () => this.myTurn(),
+        // The pair leaves when the server's move comes: a turn may have ended.
+        take: (a, b) => this.act("take", { a, b, move: this.round.moves.length }),
+        say: (text) => this.say(text),
+        marker: this.els.pile,
         onMovedChange: (moved) => {
           this.els.fit.hidden = !moved;
         },
@@ -164,7 +180,6 @@ export class TogetherView {
       this.select(-1);
     }
     this.scene.setBlocked(standing.map((s, i) => s && !free.has(i)));
-    this.free = free;
     this.cards = renderSeats(this.els.strip, round, { me: this.conn.seat });
     this.els.pile.dataset.turn = round.turn_seat ?? "";
     this.els.pile.dataset.moves = round.moves.length;
@@ -176,7 +191,7 @@ export class TogetherView {
     this.number = round.number;
     this.moves = round.moves.length;
     this.faces = round.faces;
-    this.selected = -1;
+    this.board.reset();
     const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, face: round.faces[i] }));
     this.geometry = new Geometry(tiles);
     this.scene.setTiles(tiles, standing, true);
@@ -223,24 +238,21 @@ export class TogetherView {
     });
   }
 
+  /** A tap on tile `i` of the shared pile. */
   tap(i) {
-    const round = this.round;
-    if (!round || !this.myTurn(round)) return;
-    if (!this.free.has(i)) {
-      this.scene.shake(i);
-      return;
-    }
-    const sel = this.selected;
-    if (sel === i) this.select(-1);
-    else if (sel >= 0 && matches(round.faces[sel], round.faces[i])) {
-      this.select(-1);
-      this.act("take", { a: sel, b: i, move: round.moves.length });
-    } else this.select(i);
+    this.board?.tap(i);
   }
 
   select(i) {
-    this.selected = i;
-    this.scene?.select(i);
+    this.board?.select(i);
+  }
+
+  /** The pile goes (the next deal is a race, or the player leaves). */
+  dispose() {
+    this.board?.dispose();
+    this.board = null;
+    this.number = null;
+    this.geometry = null;
   }
 
   async hint() {
