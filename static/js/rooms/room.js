@@ -168,6 +168,8 @@ function renderGame(state) {
   $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
   showPausesLeft(round);
+  // The mode not dealt gives its pile back: GPU memory, a WebGL context.
+  (shared ? race : together).dispose();
   if (shared) {
     together.render(round);
     // One who watches until the next deal cannot pause the others' game.
@@ -460,6 +462,8 @@ $("leave-yes").addEventListener("click", async () => {
   const reply = await act("leave");
   if (reply.type !== "ack") return;
   conn.close();
+  race.dispose();
+  together.dispose();
   location.href = "/rooms/";
 });
 listenManners(act);
