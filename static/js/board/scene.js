@@ -80,8 +80,8 @@ function easeInOut(t) {
 
 export class BoardScene {
   /**
-   * @param container the element the canvas fills
-   * @param hooks {onTap(index), onTable(), onMovedChange(moved)}
+   * @param {HTMLElement} container the element the canvas fills
+   * @param {import("./controller.js").SceneHooks} hooks onTap(index), onTable(), onMovedChange(moved)
    */
   constructor(container, hooks) {
     this.container = container;
@@ -223,7 +223,7 @@ export class BoardScene {
       this.body.geometry = geometry;
       old.dispose();
     }
-    this.scene.background.set(TABLES[table].colour);
+    /** @type {THREE.Color} */ (this.scene.background).set(TABLES[table].colour);
     const reframe = flat !== this.look.flat;
     this.look = { set, table, flat };
     if (reframe) {
@@ -416,7 +416,9 @@ export class BoardScene {
       box.maxX = box.maxZ = 1;
     }
     // A few tiles left are framed with the table round them, not filling the screen.
-    for (const [lo, hi, least] of [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]]) {
+    /** @type {[string, string, number][]} */
+    const sides = [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]];
+    for (const [lo, hi, least] of sides) {
       const grow = (least - (box[hi] - box[lo])) / 2;
       if (grow > 0) {
         box[lo] -= grow;
