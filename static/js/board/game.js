@@ -39,6 +39,13 @@ const KEYS = {
 // What can be done only while the clock runs.
 const MOVES = new Set(["undo", "hint", "shuffle", "giveup"]);
 
+/** A <dialog> of the page, by id. @param {string} id */
+const dialog = (id) => /** @type {HTMLDialogElement} */ (document.getElementById(id));
+
+/** The page's elements a selector finds. @param {string} selector */
+const all = (selector) => /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(selector));
+
+/** @param {number} ms */
 function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -48,6 +55,7 @@ function formatTime(ms) {
 }
 
 class Game {
+  /** @param {HTMLElement} root the #board element, with the run's URLs in its data */
   constructor(root) {
     this.root = root;
     this.boardKey = root.dataset.board;
@@ -267,8 +275,10 @@ class Game {
     this.root.dataset.stuck = stuck ? "1" : "0";
     // Nothing that would do nothing looks active: while paused (a run
     // comes back paused after a reload) or over, only the cover resumes.
-    this.$("undo").disabled = !playing || this.removed.length === 0;
-    for (const id of ["hint", "shuffle", "giveup"]) this.$(id).disabled = !playing;
+    for (const id of ["undo", "hint", "shuffle", "giveup"]) {
+      const button = /** @type {HTMLButtonElement} */ (this.$(id));
+      button.disabled = !playing || (id === "undo" && this.removed.length === 0);
+    }
     this.root.dataset.left = String(left);
   }
 
@@ -276,13 +286,13 @@ class Game {
     const canShuffle = Boolean(run.can_shuffle);
     const free = run.mode === "free";
     // Levels and dailies have no shuffle: neither the button nor its count.
-    for (const el of document.querySelectorAll("[data-action=shuffle], [data-action-row=shuffle]")) {
+    for (const el of all("[data-action=shuffle], [data-action-row=shuffle]")) {
       el.hidden = !canShuffle;
     }
-    for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
-    for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
+    for (const el of all("[data-action=new]")) el.hidden = !free;
+    for (const el of all("[data-action=again]")) el.hidden = free;
     // A lost new deal can be tried again; a fixed board has "Play again".
-    for (const el of document.querySelectorAll("[data-action=retry]")) el.hidden = !(free && run.status === "lost");
+    for (const el of all("[data-action=retry]")) el.hidden = !(free && run.status === "lost");
     this.$("hint-count").textContent = digits(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
@@ -312,7 +322,7 @@ class Game {
     this.$("result-new-best").hidden = !(won && run.new_best);
     const next = this.$("next-level");
     if (next) next.hidden = !won;
-    this.$("result").showModal();
+    dialog("result").showModal();
     if (won) {
       this.sound.play("win");
       celebrate(this.$("celebration"), calmMotion());
@@ -396,7 +406,7 @@ class Game {
 
   giveUp() {
     if (!this.#playing()) return;
-    this.$("confirm").showModal();
+    dialog("confirm").showModal();
   }
 
   togglePause() {
@@ -462,7 +472,7 @@ class Game {
       case "retry":
         return this.restart();
       case "settings":
-        return this.$("settings").showModal();
+        return dialog("settings").showModal();
       case "flat":
         return this.#choose("flat", !this.looks.flat);
       case "sound":
@@ -470,13 +480,13 @@ class Game {
       case "giveup":
         return this.giveUp();
       case "confirm-giveup":
-        this.$("confirm").close();
+        dialog("confirm").close();
         return this.#send("give-up", {});
       case "pause":
       case "resume":
         return this.togglePause();
       case "help":
-        return this.$("help").showModal();
+        return dialog("help").showModal();
       case "fit":
         return this.scene.fit(this.standing, true);
       case "mode":
@@ -495,20 +505,23 @@ class Game {
   }
 
   #closeDialogs() {
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    // Closing a closed dialog does nothing.
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
   }
 
   #listen() {
     document.addEventListener("click", (e) => {
-      const button = e.target.closest("[data-action]");
+      const target = /** @type {Element} */ (e.target);
+      const button = /** @type {HTMLButtonElement | null} */ (target.closest("[data-action]"));
       if (button && !button.disabled) this.action(button.dataset.action);
     });
     document.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (document.querySelector("dialog[open]")) return;
-      const tag = e.target.tagName;
+      const target = /** @type {Element} */ (e.target);
+      const tag = target.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-      if (e.key.startsWith("Arrow") && !this.$("free-tiles").contains(e.target)) {
+      if (e.key.startsWith("Arrow") && !this.$("free-tiles").contains(target)) {
         e.preventDefault();
         this.list.enter();
         return;

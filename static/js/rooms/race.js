@@ -17,6 +17,11 @@ const MESSAGE_MS = 4500;
  * Pair up tiles that changed side (for the fly animation): each with a tile
  * of the same group, else with whichever is left.
  */
+/**
+ * @param {number[]} indices
+ * @param {readonly string[]} faces
+ * @returns {[number, number][]}
+ */
 function pairUp(indices, faces) {
   const rest = [...indices];
   const pairs = [];
@@ -28,11 +33,26 @@ function pairUp(indices, faces) {
   return pairs;
 }
 
+/** @typedef {import("./connection.js").Act} Act */
+
+/**
+ * The room page's elements a racer's pile lives in.
+ * @typedef {object} RaceElements
+ * @property {HTMLElement} pile the 3D pile's container
+ * @property {HTMLElement} list the hidden list of free tiles
+ * @property {HTMLElement} message the line that says what happened
+ * @property {HTMLElement} fit the button that fits the view again
+ * @property {HTMLElement} root the room page's root (data-blocked)
+ */
+
+/** @typedef {import("./state.js").Racer} Racer */
+/** @typedef {import("./state.js").Round} Round */
+
 export class RaceView {
   /**
-   * @param els {pile, list, message, fit, root}
-   * @param act sends an action to the server; resolves with its reply
-   * @param mine the player's racer in the room's current state, or null
+   * @param {RaceElements} els
+   * @param {Act} act sends an action to the server; resolves with its reply
+   * @param {() => Racer | null} mine the player's racer in the room's current state
    */
   constructor(els, act, mine) {
     this.els = els;
@@ -64,7 +84,12 @@ export class RaceView {
     return this.board?.selected ?? -1;
   }
 
-  /** Show `me`'s pile of `round`; `canPlay` when taps may take pairs. */
+  /**
+   * Show `me`'s pile of `round`; `canPlay` when taps may take pairs.
+   * @param {Round} round
+   * @param {Racer} me
+   * @param {boolean} canPlay
+   */
   render(round, me, canPlay) {
     if (!this.board) this.#start();
     this.canPlay = canPlay;
@@ -72,7 +97,7 @@ export class RaceView {
     else if (this.pending === 0) this.follow(me);
     if (!canPlay) this.select(-1);
     this.refresh();
-    this.els.pile.dataset.moves = me.moves;
+    this.els.pile.dataset.moves = String(me.moves);
   }
 
   #start() {
@@ -100,6 +125,7 @@ export class RaceView {
     this.geometry = null;
   }
 
+  /** A new deal's pile. @param {Round} round @param {Racer} me */
   build(round, me) {
     this.number = round.number;
     this.faces = [...me.faces];
@@ -113,7 +139,7 @@ export class RaceView {
     this.scene.setTiles(tiles, this.standing, true);
   }
 
-  /** Bring the pile to the server's: pairs fly off or back, new faces hop. */
+  /** Bring the pile to the server's: pairs fly off or back, new faces hop. @param {Racer} me */
   follow(me) {
     this.moves = me.moves;
     const theirs = standingOf(me.standing, this.standing.length);
@@ -144,21 +170,30 @@ export class RaceView {
     this.list.update(free, this.faces, this.selected);
   }
 
-  /** A tap on tile `i`, as on the canvas or the list of free tiles. */
+  /** A tap on tile `i`, as on the canvas or the list of free tiles. @param {number} i */
   tap(i) {
     this.board?.tap(i);
   }
 
+  /** Hold tile `i` (-1: none). @param {number} i */
   select(i) {
     this.board?.select(i);
   }
 
-  /** Take the pair (a, b) as a tap would, matching or not (the server judges). */
+  /**
+   * Take the pair (a, b) as a tap would, matching or not (the server judges).
+   * @param {number} a
+   * @param {number} b
+   */
   take(a, b) {
     this.board?.take(a, b);
   }
 
-  /** A pair the controller has taken off the page's pile: to the server. */
+  /**
+   * A pair the controller has taken off the page's pile: to the server.
+   * @param {number} a
+   * @param {number} b
+   */
   async #send(a, b) {
     this.refresh();
     const number = this.number;
@@ -192,6 +227,7 @@ export class RaceView {
     if (reply.type === "ack") this.say(safetyWords(reply.safety));
   }
 
+  /** @param {string} text */
   say(text) {
     const el = this.els.message;
     el.textContent = text;

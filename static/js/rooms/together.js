@@ -16,7 +16,15 @@ const TURN_S = 30;
 const BOT_NOTES = { easy: gettext("easy bot"), medium: gettext("medium bot"), hard: gettext("hard bot") };
 const MESSAGE_MS = 4500;
 
-/** Seconds left in the turn, from the server's deadline on the shared clock. */
+/** @typedef {import("./state.js").Round} Round */
+/** @typedef {import("./state.js").Move} Move */
+
+/**
+ * Milliseconds left in the turn, from the server's deadline on the shared clock.
+ * @param {Round} round
+ * @param {number} serverNow
+ * @returns {number | null}
+ */
 export function turnLeftMs(round, serverNow) {
   if (round.deadline_ms === null || round.deadline_ms === undefined) return null;
   return Math.max(0, round.deadline_ms - raceMs(round, serverNow));
@@ -37,7 +45,11 @@ function faceAtlas() {
   return atlas;
 }
 
-/** A small tile showing `face`, as on the pile. */
+/**
+ * A small tile showing `face`, as on the pile.
+ * @param {string} face
+ * @param {string} [extra] more classes
+ */
 export function chip(face, extra = "") {
   const { cells, cols, rows } = faceAtlas();
   const [u, v] = cells.get(face);
@@ -57,6 +69,10 @@ export function chip(face, extra = "") {
  * The players' cards in turn order: name, points and lead, the pairs and
  * sets taken; whose turn it is lit. Shared with the watch page. Returns
  * the card element of each seat (pairs fly to it).
+ * @param {HTMLElement} list
+ * @param {Round} round
+ * @param {{me?: number | null}} [who] `me`: this page's seat
+ * @returns {Map<number, HTMLElement>}
  */
 export function renderSeats(list, round, { me = null } = {}) {
   const cards = new Map();
@@ -64,8 +80,8 @@ export function renderSeats(list, round, { me = null } = {}) {
     ...round.seats.map((s) => {
       const li = document.createElement("li");
       li.className = "seat-card";
-      li.dataset.seat = s.seat;
-      li.dataset.points = s.points;
+      li.dataset.seat = String(s.seat);
+      li.dataset.points = String(s.points);
       li.classList.toggle("turn", s.seat === round.turn_seat);
       li.classList.toggle("away", s.away || s.left);
       const head = document.createElement("div");
@@ -102,8 +118,13 @@ export function renderSeats(list, round, { me = null } = {}) {
   return cards;
 }
 
-/** What a pair that left no pair did: the pile laid out again and the
- * points its taker lost, or the game's end when no layout could help. */
+/**
+ * What a pair that left no pair did: the pile laid out again and the
+ * points its taker lost, or the game's end when no layout could help.
+ * @param {Round} round
+ * @param {Move} move
+ * @param {boolean} relaid
+ */
 export function stuckText(round, move, relaid) {
   if (!relaid) return gettext("No pairs left, and no new layout could help: the game is over.");
   const name = round.seats.find((s) => s.seat === move.seat)?.name ?? "";
@@ -114,10 +135,25 @@ export function stuckText(round, move, relaid) {
   });
 }
 
+/**
+ * The room page's elements of a Together game.
+ * @typedef {object} TogetherElements
+ * @property {HTMLElement} pile the shared 3D pile's container (data-blocked)
+ * @property {HTMLElement} strip the players' cards
+ * @property {HTMLElement} turn whose turn it is
+ * @property {HTMLElement} countdown the turn's seconds left
+ * @property {HTMLElement} hint the hint bulb
+ * @property {HTMLElement} fit the button that fits the view again
+ * @property {HTMLElement} message the line that says what happened
+ * @property {HTMLElement} standings the final standings' box
+ * @property {HTMLElement} standingsList their list
+ */
+
 export class TogetherView {
   /**
-   * @param els {pile, strip, turn, countdown, hint, fit, message, standings, standingsList}
-   * @param conn the room connection; `act(type, fields)` sends an action
+   * @param {TogetherElements} els
+   * @param {import("./connection.js").RoomConnection} conn the room connection
+   * @param {import("./connection.js").Act} act sends an action to the server
    */
   constructor(els, conn, act) {
     this.els = els;
@@ -148,6 +184,7 @@ export class TogetherView {
     return this.conn.state?.round ?? null;
   }
 
+  /** Whether this seat may pick now: its turn, the clock running. @param {Round | null} [round] */
   myTurn(round = this.round) {
     return (
       round?.status === "playing" &&
@@ -157,6 +194,7 @@ export class TogetherView {
     );
   }
 
+  /** Show the shared pile, the cards and the turn. @param {Round} round */
   render(round) {
     if (!this.board) {
       this.board = new PileController((hooks) => new BoardScene(this.els.pile, hooks), {
@@ -181,12 +219,13 @@ export class TogetherView {
     }
     this.scene.setBlocked(standing.map((s, i) => s && !free.has(i)));
     this.cards = renderSeats(this.els.strip, round, { me: this.conn.seat });
-    this.els.pile.dataset.turn = round.turn_seat ?? "";
-    this.els.pile.dataset.moves = round.moves.length;
+    this.els.pile.dataset.turn = String(round.turn_seat ?? "");
+    this.els.pile.dataset.moves = String(round.moves.length);
     this.renderStandings(round);
     this.tick();
   }
 
+  /** A new deal's pile. @param {Round} round @param {boolean[]} standing */
   build(round, standing) {
     this.number = round.number;
     this.moves = round.moves.length;
@@ -197,7 +236,11 @@ export class TogetherView {
     this.scene.setTiles(tiles, standing, true);
   }
 
-  /** New moves: each pair flies off the pile to its taker's card. */
+  /**
+   * New moves: each pair flies off the pile to its taker's card.
+   * @param {Round} round
+   * @param {boolean[]} standing
+   */
   follow(round, standing) {
     const fresh = round.moves.slice(this.moves);
     this.moves = round.moves.length;
@@ -219,6 +262,7 @@ export class TogetherView {
     this.scene.followPile(standing);
   }
 
+  /** @param {Move} move @param {readonly string[]} faces */
   flyToCard(move, faces) {
     const card = this.cards.get(move.seat);
     if (!card) return;
@@ -238,11 +282,12 @@ export class TogetherView {
     });
   }
 
-  /** A tap on tile `i` of the shared pile. */
+  /** A tap on tile `i` of the shared pile. @param {number} i */
   tap(i) {
     this.board?.tap(i);
   }
 
+  /** Hold tile `i` (-1: none). @param {number} i */
   select(i) {
     this.board?.select(i);
   }
@@ -262,6 +307,7 @@ export class TogetherView {
     else this.say(gettext("No pairs left."));
   }
 
+  /** @param {string} text */
   say(text) {
     const el = this.els.message;
     el.textContent = text;
@@ -269,6 +315,7 @@ export class TogetherView {
     this.messageTimer = setTimeout(() => (el.textContent = ""), MESSAGE_MS);
   }
 
+  /** @param {Round} round */
   renderStandings(round) {
     const over = round.status === "over";
     this.els.standings.hidden = !over;
@@ -308,7 +355,7 @@ export class TogetherView {
     const secs = left === null ? null : Math.ceil(left / 1000);
     countdown.textContent = secs === null ? "" : fill(gettext("%(n)s s"), { n: digits(secs) });
     countdown.classList.toggle("low", secs !== null && secs <= 10);
-    countdown.style.setProperty("--left", left === null ? 0 : left / (TURN_S * 1000));
+    countdown.style.setProperty("--left", String(left === null ? 0 : left / (TURN_S * 1000)));
     turn.classList.toggle("mine", this.myTurn(round));
     // The bulb is yours on your own turn only.
     this.els.hint.hidden = !this.myTurn(round);
