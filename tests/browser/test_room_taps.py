@@ -7,7 +7,15 @@ import pytest
 from games.engine.board import iter_bits
 from rooms import actions
 from rooms.models import Room
-from tests.browser.screens import LAPTOP, clear, off_loop, open_as, room_with, wait_for
+from tests.browser.screens import (
+    LAPTOP,
+    PHONE_UP,
+    clear,
+    off_loop,
+    open_as,
+    room_with,
+    wait_for,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +32,16 @@ def _blocked(code: str) -> dict[str, list[int]]:
 
 
 @pytest.mark.parametrize(
-    ("reason", "words"), [("covered", "covered"), ("sides", "held on both sides")]
+    ("reason", "words", "screen"),
+    [("covered", "covered", "laptop"), ("sides", "held on both sides", "phone")],
 )
 def test_together_a_blocked_tile_shakes_and_says_why(
-    reason, words, chromium, pages, rooms_server
+    reason, words, screen, chromium, pages, rooms_server, artifacts
 ):
     room, people = room_with("Ann", ["Bob"], 0, "together", "big")
+    viewport = PHONE_UP if screen == "phone" else LAPTOP
     page = open_as(
-        chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", LAPTOP
+        chromium, pages, rooms_server, people["Ann"], f"/r/{room.code}", viewport
     )
     # Ann sat down first: the first turn is hers, once the pile has built.
     wait_for(page, "document.querySelector('#t-turn').textContent.startsWith('Your')")
@@ -57,6 +67,7 @@ def test_together_a_blocked_tile_shakes_and_says_why(
     assert page.locator("#t-pile").get_attribute("data-blocked") == reason
     # Nothing was picked up.
     assert page.evaluate("window.tilesRoom.together.selected") == -1
+    page.screenshot(path=artifacts / f"room-together-{reason}-{screen}.png")
 
 
 def test_a_race_pile_goes_when_the_next_deal_is_together(chromium, pages, rooms_server):

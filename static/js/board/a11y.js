@@ -85,7 +85,7 @@ export class FreeTileList {
     list.addEventListener("keydown", (e) => this.#walk(e));
   }
 
-  /** @param {{x: number, y: number, z: number, id?: number}[]} tiles */
+  /** @param {import("./controller.js").Tile[]} tiles */
   setTiles(tiles) {
     this.tiles = tiles;
     this.minX = Math.min(...tiles.map((t) => t.x));
