@@ -136,6 +136,9 @@ test:
 	# Imports point down: config, the apps, sitewide (pyproject.toml).
 	$(VENV)/bin/lint-imports --no-cache
 	npx eslint static/js
+	# The JSDoc types (tsconfig.json) and the layout (.prettierrc.json).
+	npx tsc -p . --noEmit
+	npx prettier --check static/js
 	$(PY) manage.py makemigrations --check --dry-run
 	scripts/check-messages
 	$(PY) -m pytest -m "not browser" --ignore=tests/browser

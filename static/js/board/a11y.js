@@ -29,7 +29,11 @@ const HONOUR_NAMES = {
   "season-winter": gettext("Winter season"),
 };
 
-/** A face code as words: "Dots 5", "East wind", "Red dragon", "Plum flower". */
+/**
+ * A face code as words: "Dots 5", "East wind", "Red dragon", "Plum flower".
+ * @param {string} face
+ * @returns {string}
+ */
 export function faceName(face) {
   const [kind, value] = face.split("-");
   if (SUIT_NAMES[kind]) return fill(SUIT_NAMES[kind], { n: digits(value) });
@@ -37,6 +41,7 @@ export function faceName(face) {
   return `${value.charAt(0).toUpperCase() + value.slice(1)} ${kind}`;
 }
 
+/** What the page says about a tile a rule holds. @type {Record<import("./rules.js").BlockedReason, string>} */
 export const REASONS = {
   covered: gettext("That tile is covered: clear the tile on top of it first."),
   sides: gettext("That tile is held on both sides: free its left or right side first."),
@@ -51,9 +56,9 @@ const DIRECTIONS = {
 
 export class FreeTileList {
   /**
-   * @param list the <ol> to fill
-   * @param onPick called with a tile index when its button is pressed
-   * @param onFocus called with a tile index (or -1) as keyboard focus moves
+   * @param {HTMLElement} list the <ol> to fill
+   * @param {(i: number) => void} onPick called with a tile index when its button is pressed
+   * @param {(i: number) => void} onFocus called with a tile index (or -1) as keyboard focus moves
    */
   constructor(list, onPick, onFocus) {
     this.list = list;
@@ -63,20 +68,24 @@ export class FreeTileList {
     this.minX = 0;
     this.minY = 0;
     this.key = "";
+    /** The tile button an event came from, or null. @param {Event} e */
+    const buttonOf = (e) =>
+      /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (e.target).closest("button[data-index]"));
     list.addEventListener("click", (e) => {
-      const button = e.target.closest("button[data-index]");
+      const button = buttonOf(e);
       if (button) onPick(Number(button.dataset.index));
     });
     list.addEventListener("focusin", (e) => {
-      const button = e.target.closest("button[data-index]");
+      const button = buttonOf(e);
       if (button) onFocus(Number(button.dataset.index));
     });
     list.addEventListener("focusout", (e) => {
-      if (!list.contains(e.relatedTarget)) onFocus(-1);
+      if (!list.contains(/** @type {Node | null} */ (e.relatedTarget))) onFocus(-1);
     });
     list.addEventListener("keydown", (e) => this.#walk(e));
   }
 
+  /** @param {import("./controller.js").Tile[]} tiles */
   setTiles(tiles) {
     this.tiles = tiles;
     this.minX = Math.min(...tiles.map((t) => t.x));
@@ -93,7 +102,12 @@ export class FreeTileList {
     return fill(where, { level: digits(t.z + 1), column: digits(col), row: digits(row) });
   }
 
-  /** Rebuild the list for these free tile indices (reading order), keeping focus. */
+  /**
+   * Rebuild the list for these free tile indices (reading order), keeping focus.
+   * @param {number[]} free
+   * @param {readonly string[]} faces
+   * @param {number} selected the held tile, -1 when none
+   */
   update(free, faces, selected) {
     const order = [...free].sort((a, b) => {
       const ta = this.tiles[a];
@@ -103,9 +117,8 @@ export class FreeTileList {
     const key = `${order.join(",")}|${selected}|${order.map((i) => faces[i]).join(",")}`;
     if (key === this.key) return;
     this.key = key;
-    const focused = this.list.contains(document.activeElement)
-      ? Number(document.activeElement.dataset.index)
-      : null;
+    const active = /** @type {HTMLElement} */ (document.activeElement);
+    const focused = this.list.contains(active) ? Number(active.dataset.index) : null;
     const items = order.map((i) => {
       const li = document.createElement("li");
       const button = document.createElement("button");
@@ -122,7 +135,9 @@ export class FreeTileList {
     if (focused !== null) this.focus(free.includes(focused) ? focused : order[0]);
   }
 
+  /** Keyboard focus on tile `i`'s button. @param {number} i */
   focus(i) {
+    /** @type {HTMLButtonElement | null} */
     const button = this.list.querySelector(`button[data-index="${i}"]`);
     if (button) button.focus();
     else this.onFocus(-1);
@@ -134,16 +149,17 @@ export class FreeTileList {
     if (first) first.focus();
   }
 
+  /** @param {KeyboardEvent} e */
   #walk(e) {
     const dir = DIRECTIONS[e.key];
     if (!dir) return;
-    const from = Number(e.target.dataset.index);
+    const from = Number(/** @type {HTMLElement} */ (e.target).dataset.index);
     if (Number.isNaN(from)) return;
     e.preventDefault();
     const a = this.tiles[from];
     let best = -1;
     let bestScore = Infinity;
-    for (const button of this.list.querySelectorAll("button[data-index]")) {
+    for (const button of this.list.querySelectorAll("button")) {
       const i = Number(button.dataset.index);
       if (i === from) continue;
       const b = this.tiles[i];

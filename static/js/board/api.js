@@ -7,9 +7,16 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+/**
+ * What a request came back with: `data` is the parsed JSON body, or null.
+ * @typedef {{ok: boolean, status: number, data: any}} ApiResult
+ */
+
 export class Api {
+  /** @param {string} base the API's URL, with or without its last slash */
   constructor(base) {
     this.base = base.replace(/\/$/, "");
+    /** @type {Promise<unknown>} the last request's, each waits for the one before */
     this.queue = Promise.resolve();
     this.pending = 0;
   }
@@ -19,6 +26,10 @@ export class Api {
    * network failure resolves with status 0. `pending` already counts this
    * request out when the caller's handler runs, so a handler that sees 0 is
    * handling the last answer.
+   * @param {string} path
+   * @param {unknown} [body]
+   * @param {"POST" | "GET"} [method]
+   * @returns {Promise<ApiResult>}
    */
   send(path, body = {}, method = "POST") {
     this.pending++;

@@ -208,7 +208,9 @@ export class Companion {
   update(run) {
     if (run.status !== "playing") this.note.hidden = true;
     // A ranked daily gives no way through (the server refuses it too).
-    for (const el of document.querySelectorAll("[data-action=way]:not(#result-way)")) {
+    /** @type {NodeListOf<HTMLElement>} */
+    const ways = document.querySelectorAll("[data-action=way]:not(#result-way)");
+    for (const el of ways) {
       el.hidden = Boolean(run.way_opens);
     }
   }
@@ -242,7 +244,7 @@ export class Companion {
     if (!run || run.status !== "playing" || this.replay) return;
     this.note.hidden = true;
     // From the settings dialog: the player watches the pile go back.
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
     const data = await this.game.send("safety", {});
     if (data) this.game.say(safetyWords(data.safety));
   }
@@ -262,7 +264,7 @@ export class Companion {
   async wayThrough() {
     const run = this.game.run;
     if (!run || this.replay) return;
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
     const data = await this.game.send("way", {});
     if (!data) return;
     const { way } = data;
@@ -359,7 +361,7 @@ export class Companion {
   showTurned() {
     const t = this.turned;
     if (!t || t.turned_at == null) return;
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
     const before = t.removed.slice(0, t.turned_at - 1);
     this.#startReplay(before, [], null);
     this.pauseButton.hidden = this.stepButton.hidden = true;

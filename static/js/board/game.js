@@ -4,14 +4,15 @@
 // back to whatever the server says when the two disagree.
 
 import { Api } from "./api.js";
-import { FreeTileList, REASONS, faceName } from "./a11y.js";
+import { REASONS, faceName } from "./a11y.js";
 import { Companion } from "./companion.js";
 import { celebrate } from "./celebrate.js";
 import { adoptLooks, calmMotion, keepLook, keepShading, looks, shadingOn } from "./prefs.js";
 import { digits, fill, gettext } from "../i18n.js";
-import { Geometry, matches } from "./rules.js";
+import { Geometry } from "./rules.js";
 import { drawAtlas } from "./faces.js";
 import { LookChoices } from "./settings.js";
+import { PileController } from "./controller.js";
 import { BoardScene } from "./scene.js";
 import { Sound } from "./sound.js";
 
@@ -38,6 +39,13 @@ const KEYS = {
 // What can be done only while the clock runs.
 const MOVES = new Set(["undo", "hint", "shuffle", "giveup"]);
 
+/** A <dialog> of the page, by id. @param {string} id */
+const dialog = (id) => /** @type {HTMLDialogElement} */ (document.getElementById(id));
+
+/** The page's elements a selector finds. @param {string} selector */
+const all = (selector) => /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(selector));
+
+/** @param {number} ms */
 function formatTime(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -47,6 +55,7 @@ function formatTime(ms) {
 }
 
 class Game {
+  /** @param {HTMLElement} root the #board element, with the run's URLs in its data */
   constructor(root) {
     this.root = root;
     this.boardKey = root.dataset.board;
@@ -57,7 +66,6 @@ class Game {
     this.faces = [];
     this.standing = [];
     this.removed = []; // pairs of tile indices, in order
-    this.selected = -1;
     this.indexById = new Map();
     this.geometry = null;
     this.clock = { base: 0, at: 0, running: false };
@@ -69,18 +77,25 @@ class Game {
     this.looks = looks();
     this.sound = new Sound(this.looks.sound);
 
-    this.scene = new BoardScene(this.$("board-view"), {
-      onTap: (i) => this.tap(i),
-      onTable: () => this.select(-1),
+    this.board = new PileController((hooks) => new BoardScene(this.$("board-view"), hooks), {
+      pile: () => this,
+      // While the companion replays a way through, taps wait.
+      canPick: () => !this.watching && this.run?.status === "playing",
+      leaveAtOnce: true,
+      take: (a, b) => this.#take(a, b),
+      say: (text) => this.say(text),
+      marker: root,
+      list: this.$("free-tiles"),
+      onSelect: (i) => {
+        if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
+      },
+      sound: (name) => this.sound.play(name),
       onMovedChange: (moved) => {
         this.$("fit").hidden = !moved;
       },
     });
-    this.list = new FreeTileList(
-      this.$("free-tiles"),
-      (i) => this.tap(i),
-      (i) => this.scene.setFocus(i),
-    );
+    this.scene = this.board.scene;
+    this.list = this.board.list;
     this.shading = shadingOn();
     this.scene.setShading(this.shading);
     this.choices = new LookChoices(this.looks, (name, value) => this.#choose(name, value));
@@ -186,7 +201,7 @@ class Game {
     this.removed = run.removed.map(([a, b]) => [this.indexById.get(a), this.indexById.get(b)]);
     this.standing = run.tiles.map(() => true);
     for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
-    this.selected = -1;
+    this.board.reset();
     this.shownResult = run.status === "won" || run.status === "lost" ? run.id : null;
     this.list.setTiles(run.tiles);
     this.scene.setTiles(run.tiles, this.standing, true);
@@ -206,14 +221,14 @@ class Game {
     this.removed = serverRemoved;
     this.standing = this.tiles.map(() => true);
     for (const [a, b] of this.removed) this.standing[a] = this.standing[b] = false;
-    if (this.selected >= 0 && !this.standing[this.selected]) this.select(-1);
+    if (this.board.selected >= 0 && !this.standing[this.board.selected]) this.board.select(-1);
     const faces = run.tiles.map((t) => t.face);
     if (faces.some((f, i) => f !== this.faces[i])) {
       this.faces = faces;
       this.scene.setFaces(faces);
       this.scene.hopAll();
       this.sound.play("shuffle");
-      this.select(-1);
+      this.board.select(-1);
     }
     if (theirs.size !== ours.size || [...theirs].some((k) => !ours.has(k))) {
       this.scene.followPile(this.standing);
@@ -248,7 +263,7 @@ class Game {
     const free = this.geometry.freeTiles(this.standing);
     const freeSet = new Set(free);
     this.scene.setBlocked(this.standing.map((s, i) => s && !freeSet.has(i)));
-    this.list.update(free, this.faces, this.selected);
+    this.list.update(free, this.faces, this.board.selected);
     const left = this.standing.filter(Boolean).length;
     this.$("tiles-left").textContent = digits(left);
     const run = this.run;
@@ -260,8 +275,10 @@ class Game {
     this.root.dataset.stuck = stuck ? "1" : "0";
     // Nothing that would do nothing looks active: while paused (a run
     // comes back paused after a reload) or over, only the cover resumes.
-    this.$("undo").disabled = !playing || this.removed.length === 0;
-    for (const id of ["hint", "shuffle", "giveup"]) this.$(id).disabled = !playing;
+    for (const id of ["undo", "hint", "shuffle", "giveup"]) {
+      const button = /** @type {HTMLButtonElement} */ (this.$(id));
+      button.disabled = !playing || (id === "undo" && this.removed.length === 0);
+    }
     this.root.dataset.left = String(left);
   }
 
@@ -269,13 +286,13 @@ class Game {
     const canShuffle = Boolean(run.can_shuffle);
     const free = run.mode === "free";
     // Levels and dailies have no shuffle: neither the button nor its count.
-    for (const el of document.querySelectorAll("[data-action=shuffle], [data-action-row=shuffle]")) {
+    for (const el of all("[data-action=shuffle], [data-action-row=shuffle]")) {
       el.hidden = !canShuffle;
     }
-    for (const el of document.querySelectorAll("[data-action=new]")) el.hidden = !free;
-    for (const el of document.querySelectorAll("[data-action=again]")) el.hidden = free;
+    for (const el of all("[data-action=new]")) el.hidden = !free;
+    for (const el of all("[data-action=again]")) el.hidden = free;
     // A lost new deal can be tried again; a fixed board has "Play again".
-    for (const el of document.querySelectorAll("[data-action=retry]")) el.hidden = !(free && run.status === "lost");
+    for (const el of all("[data-action=retry]")) el.hidden = !(free && run.status === "lost");
     this.$("hint-count").textContent = digits(run.hints);
     this.$("pause-cover").hidden = run.status !== "paused";
     this.$("pause").setAttribute("aria-pressed", String(run.status === "paused"));
@@ -305,7 +322,7 @@ class Game {
     this.$("result-new-best").hidden = !(won && run.new_best);
     const next = this.$("next-level");
     if (next) next.hidden = !won;
-    this.$("result").showModal();
+    dialog("result").showModal();
     if (won) {
       this.sound.play("win");
       celebrate(this.$("celebration"), calmMotion());
@@ -314,42 +331,11 @@ class Game {
   }
 
   // --- the player's actions ----------------------------------------------
-  tap(i) {
-    if (this.watching || !this.run || this.run.status !== "playing" || !this.standing[i]) return;
-    const reason = this.geometry.blockedReason(i, this.standing);
-    if (reason) {
-      this.sound.play("blocked");
-      this.scene.shake(i);
-      this.say(REASONS[reason]);
-      this.root.dataset.blocked = reason;
-      return;
-    }
-    if (this.selected === -1) this.select(i);
-    else if (this.selected === i) this.select(-1);
-    else if (matches(this.faces[this.selected], this.faces[i])) this.#take(this.selected, i);
-    else this.select(i);
-  }
-
-  select(i) {
-    if (i === this.selected) return;
-    this.selected = i;
-    this.scene.select(i);
-    if (i >= 0) this.sound.play("select");
-    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
-    if (this.geometry) this.list.update(this.geometry.freeTiles(this.standing), this.faces, i);
-  }
-
+  /** A pair the controller has taken off the page's pile: to the server. */
   #take(a, b) {
     const move = this.removed.length;
-    this.selected = -1;
-    this.scene.select(-1);
     this.removed.push([a, b]);
-    this.standing[a] = this.standing[b] = false;
-    this.scene.fly(a, b, true);
-    this.sound.play("match");
-    this.scene.followPile(this.standing);
     this.#refresh();
-    this.say("");
     this.#send("take", { a: this.tiles[a].id, b: this.tiles[b].id, move }).then((data) =>
       this.companion.afterTake(data),
     );
@@ -364,7 +350,7 @@ class Game {
     const move = this.removed.length;
     const [a, b] = this.removed.pop();
     this.standing[a] = this.standing[b] = true;
-    this.select(-1);
+    this.board.select(-1);
     this.scene.fly(a, b, false);
     this.scene.followPile(this.standing);
     this.#refresh();
@@ -420,7 +406,7 @@ class Game {
 
   giveUp() {
     if (!this.#playing()) return;
-    this.$("confirm").showModal();
+    dialog("confirm").showModal();
   }
 
   togglePause() {
@@ -486,7 +472,7 @@ class Game {
       case "retry":
         return this.restart();
       case "settings":
-        return this.$("settings").showModal();
+        return dialog("settings").showModal();
       case "flat":
         return this.#choose("flat", !this.looks.flat);
       case "sound":
@@ -494,13 +480,13 @@ class Game {
       case "giveup":
         return this.giveUp();
       case "confirm-giveup":
-        this.$("confirm").close();
+        dialog("confirm").close();
         return this.#send("give-up", {});
       case "pause":
       case "resume":
         return this.togglePause();
       case "help":
-        return this.$("help").showModal();
+        return dialog("help").showModal();
       case "fit":
         return this.scene.fit(this.standing, true);
       case "mode":
@@ -519,20 +505,23 @@ class Game {
   }
 
   #closeDialogs() {
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    // Closing a closed dialog does nothing.
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
   }
 
   #listen() {
     document.addEventListener("click", (e) => {
-      const button = e.target.closest("[data-action]");
+      const target = /** @type {Element} */ (e.target);
+      const button = /** @type {HTMLButtonElement | null} */ (target.closest("[data-action]"));
       if (button && !button.disabled) this.action(button.dataset.action);
     });
     document.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (document.querySelector("dialog[open]")) return;
-      const tag = e.target.tagName;
+      const target = /** @type {Element} */ (e.target);
+      const tag = target.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-      if (e.key.startsWith("Arrow") && !this.$("free-tiles").contains(e.target)) {
+      if (e.key.startsWith("Arrow") && !this.$("free-tiles").contains(target)) {
         e.preventDefault();
         this.list.enter();
         return;

@@ -6,6 +6,10 @@
 /**
  * Distance in pixels from (px, py) to a convex quad given as 8 numbers
  * (x0, y0 .. x3, y3, in order round it, either way); 0 inside.
+ * @param {number} px
+ * @param {number} py
+ * @param {ArrayLike<number>} q
+ * @returns {number}
  */
 export function distanceToQuad(px, py, q) {
   let inside = true;
@@ -33,6 +37,13 @@ export function distanceToQuad(px, py, q) {
 /**
  * The index of the target nearest to (px, py) within `radius`, or -1.
  * `quads` holds `count` quads of 8 numbers each, `indices` their tile indices.
+ * @param {number} px
+ * @param {number} py
+ * @param {Float64Array} quads
+ * @param {ArrayLike<number>} indices
+ * @param {number} count
+ * @param {number} radius
+ * @returns {number}
  */
 export function nearestTarget(px, py, quads, indices, count, radius) {
   let found = -1;

@@ -20,16 +20,27 @@ const FACE_GROUPS = (() => {
   return groups;
 })();
 
+/** Why a tile cannot be picked: covered from above, or held on both sides. */
+/** @typedef {"covered" | "sides"} BlockedReason */
+
+/** A tile's place in half-tile units: x across, y down the table, z the level. */
+/** @typedef {{x: number, y: number, z: number}} Place */
+
 /** Every face code, in the engine's order (suits, winds, dragons, flowers, seasons). */
 export const FACES = Object.freeze([...FACE_GROUPS.keys()]);
 
-/** The matching group of a face: tiles match when their groups are equal. */
+/**
+ * The matching group of a face: tiles match when their groups are equal.
+ * @param {string} face
+ * @returns {string}
+ */
 export function groupOf(face) {
   const group = FACE_GROUPS.get(face);
   if (group === undefined) throw new Error(`unknown face ${face}`);
   return group;
 }
 
+/** Whether faces `a` and `b` make a pair. @param {string} a @param {string} b */
 export function matches(a, b) {
   return groupOf(a) === groupOf(b);
 }
@@ -41,11 +52,16 @@ export function matches(a, b) {
  * (or 0/1) by tile index.
  */
 export class Geometry {
+  /** @param {readonly Place[]} tiles */
   constructor(tiles) {
     this.size = tiles.length;
+    /** @type {number[][]} by tile, the tiles on top of it */
     this.cover = [];
+    /** @type {number[][]} by tile, the tiles touching its left side */
     this.left = [];
+    /** @type {number[][]} by tile, the tiles touching its right side */
     this.right = [];
+    /** @type {Map<number, number[]>} */
     const byLevel = new Map();
     tiles.forEach((t, i) => {
       if (!byLevel.has(t.z)) byLevel.set(t.z, []);
@@ -71,7 +87,12 @@ export class Geometry {
     }
   }
 
-  /** null when tile i is free, else "covered" or "sides" (held on both sides). */
+  /**
+   * null when tile i is free, else "covered" or "sides" (held on both sides).
+   * @param {number} i
+   * @param {ArrayLike<boolean | number>} standing
+   * @returns {BlockedReason | null}
+   */
   blockedReason(i, standing) {
     if (this.cover[i].some((j) => standing[j])) return "covered";
     if (this.left[i].some((j) => standing[j]) && this.right[i].some((j) => standing[j])) {
@@ -80,11 +101,16 @@ export class Geometry {
     return null;
   }
 
+  /** @param {number} i @param {ArrayLike<boolean | number>} standing */
   isFree(i, standing) {
     return this.blockedReason(i, standing) === null;
   }
 
-  /** Indices of the free standing tiles, in index order. */
+  /**
+   * Indices of the free standing tiles, in index order.
+   * @param {ArrayLike<boolean | number>} standing
+   * @returns {number[]}
+   */
   freeTiles(standing) {
     const out = [];
     for (let i = 0; i < this.size; i++) {
@@ -93,9 +119,15 @@ export class Geometry {
     return out;
   }
 
-  /** Every matching pair [a, b] (a < b) of free tiles, in index order. */
+  /**
+   * Every matching pair [a, b] (a < b) of free tiles, in index order.
+   * @param {ArrayLike<boolean | number>} standing
+   * @param {readonly string[]} faces
+   * @returns {[number, number][]}
+   */
   freePairs(standing, faces) {
     const free = this.freeTiles(standing);
+    /** @type {[number, number][]} */
     const pairs = [];
     for (let k = 0; k < free.length; k++) {
       for (let m = k + 1; m < free.length; m++) {
@@ -105,6 +137,11 @@ export class Geometry {
     return pairs;
   }
 
+  /**
+   * Whether any two free tiles match.
+   * @param {ArrayLike<boolean | number>} standing
+   * @param {readonly string[]} faces
+   */
   hasMove(standing, faces) {
     const seen = new Set();
     for (const i of this.freeTiles(standing)) {

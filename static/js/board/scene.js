@@ -80,8 +80,8 @@ function easeInOut(t) {
 
 export class BoardScene {
   /**
-   * @param container the element the canvas fills
-   * @param hooks {onTap(index), onTable(), onMovedChange(moved)}
+   * @param {HTMLElement} container the element the canvas fills
+   * @param {import("./controller.js").SceneHooks} hooks onTap(index), onTable(), onMovedChange(moved)
    */
   constructor(container, hooks) {
     this.container = container;
@@ -176,6 +176,7 @@ export class BoardScene {
 
     this.view = new ViewControl(this.camera, this.canvas, () => this.requestRender(), hooks.onMovedChange);
     this.framePending = false;
+    this.disposed = false;
     this.drewPile = false;
     this.builtPile = false;
     this.drawn = 0;
@@ -185,7 +186,8 @@ export class BoardScene {
     this.frame = this.frame.bind(this);
     this.#listen();
     this.resize();
-    new ResizeObserver(() => this.resize()).observe(container);
+    this.resizer = new ResizeObserver(() => this.resize());
+    this.resizer.observe(container);
   }
 
   // --- setup -----------------------------------------------------------
@@ -221,7 +223,7 @@ export class BoardScene {
       this.body.geometry = geometry;
       old.dispose();
     }
-    this.scene.background.set(TABLES[table].colour);
+    /** @type {THREE.Color} */ (this.scene.background).set(TABLES[table].colour);
     const reframe = flat !== this.look.flat;
     this.look = { set, table, flat };
     if (reframe) {
@@ -414,7 +416,9 @@ export class BoardScene {
       box.maxX = box.maxZ = 1;
     }
     // A few tiles left are framed with the table round them, not filling the screen.
-    for (const [lo, hi, least] of [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]]) {
+    /** @type {[string, string, number][]} */
+    const sides = [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]];
+    for (const [lo, hi, least] of sides) {
       const grow = (least - (box[hi] - box[lo])) / 2;
       if (grow > 0) {
         box[lo] -= grow;
@@ -592,6 +596,20 @@ export class BoardScene {
     this.view.setRotateFirst(on);
   }
 
+  /** The pile goes: its GPU memory, WebGL context, canvas and listeners. */
+  dispose() {
+    this.disposed = true;
+    this.resizer.disconnect();
+    this.view.controls.dispose();
+    this.body.geometry.dispose();
+    this.material[1].uniforms.faceMap.value.dispose();
+    for (const material of this.material) material.dispose();
+    this.renderer.dispose();
+    // Browsers keep a handful of contexts a page: give this one back now.
+    this.renderer.forceContextLoss();
+    this.canvas.remove();
+  }
+
   // --- drawing -----------------------------------------------------------
   resize() {
     const w = this.container.clientWidth;
@@ -605,7 +623,7 @@ export class BoardScene {
   }
 
   requestRender() {
-    if (this.framePending) return;
+    if (this.framePending || this.disposed) return;
     this.framePending = true;
     requestAnimationFrame(this.frame);
   }
@@ -618,6 +636,7 @@ export class BoardScene {
   frame(now) {
     const started = performance.now();
     this.framePending = false;
+    if (this.disposed) return;
     const dt = Math.min(0.05, this.lastFrame ? (now - this.lastFrame) / 1000 : 0.016);
     this.lastFrame = now;
     let moving = this.#writeAll(now, dt);

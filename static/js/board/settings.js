@@ -59,7 +59,7 @@ export class LookChoices {
       swatch.dataset.table = name;
       tables.append(radio("table", name, table.name, name === current.table, swatch));
     }
-    sets.addEventListener("change", (e) => onChoose("set", e.target.value));
-    tables.addEventListener("change", (e) => onChoose("table", e.target.value));
+    sets.addEventListener("change", (e) => onChoose("set", /** @type {HTMLInputElement} */ (e.target).value));
+    tables.addEventListener("change", (e) => onChoose("table", /** @type {HTMLInputElement} */ (e.target).value));
   }
 }

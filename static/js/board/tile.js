@@ -42,6 +42,8 @@ export const ART = HALF_W - BEVEL;
  * and its corners are shared: SwiftShader's cost of a phone frame was mostly
  * vertices shaded, 174 a block drawn as separate triangles, 56 now. `look`
  * is the tile set's colours (looks.js): its top, and its back's two ends.
+ * @param {{top: string, backLow: string, backHigh: string}} [look]
+ * @returns {BufferGeometry}
  */
 export function tileGeometry(look = TILE_SETS.classic) {
   const IVORY = new Color(look.top);
@@ -178,6 +180,9 @@ const vertexShader = (isFace) => `
  * values, read as they are), `faceCell` the instanced attribute of each
  * tile's atlas cell (lower left corner), `cellSize` a cell's size in
  * texture coordinates; `faceTurn.value` set to 1 turns every face a quarter.
+ * @param {import("three").Texture} faceMap
+ * @param {number[]} cellSize [width, height]
+ * @returns {{material: [ShaderMaterial, ShaderMaterial], faceTurn: {value: number}}}
  */
 export function tileMaterial(faceMap, cellSize) {
   const faceTurn = { value: 0 };

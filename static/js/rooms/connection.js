@@ -30,8 +30,25 @@ const CLOSE_NO_ROOM = 4404;
 const CLOSE_TRY_AGAIN = 4503;
 const STOP_CODES = { [CLOSE_LEFT]: "left", [CLOSE_NOT_MEMBER]: "not_member", [CLOSE_NO_ROOM]: "no_room" };
 
+/**
+ * The server's answer to one message: `type` is "ack", "error", "hint"...,
+ * the other fields as docs/protocol.md gives them for that type.
+ * @typedef {{type: string, [field: string]: any}} Reply
+ */
+
+/**
+ * Sends an action to the server; resolves with its reply.
+ * @typedef {(type: string, fields?: object) => Promise<Reply>} Act
+ */
+
 export class RoomConnection {
-  /** `path`: "rooms" for a seat, "watch" for a read-only watcher. */
+  /**
+   * @param {string} code the room's code
+   * @param {object} hooks
+   * @param {(state: any) => void} hooks.onChange the state changed
+   * @param {(status: string) => void} [hooks.onStatus] "online", "offline", "left"...
+   * @param {"rooms" | "watch"} [hooks.path] "rooms" for a seat, "watch" for a read-only watcher
+   */
   constructor(code, { onChange, onStatus, path = "rooms" }) {
     this.code = code;
     this.path = path;
@@ -194,7 +211,10 @@ export class RoomConnection {
     }, GAP_WAIT_MS);
   }
 
-  /** Send a message; resolves with its reply (an ack, an error, a hint...). */
+  /**
+   * Send a message; resolves with its reply (an ack, an error, a hint...).
+   * @type {Act}
+   */
   send(type, fields = {}) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
       return Promise.resolve({ type: "error", code: "offline", message: "offline" });
@@ -205,6 +225,7 @@ export class RoomConnection {
     return new Promise((resolve) => this.pending.set(ref, resolve));
   }
 
+  /** The server's clock now, in epoch ms. */
   serverNow() {
     return Date.now() + this.offset;
   }

@@ -12,7 +12,7 @@ export function renderManners(state, mySeat) {
   const hosting = state.room.host_seat === mySeat;
   box.hidden = !hosting;
   if (!hosting) return;
-  $("lock-room").checked = Boolean(state.room.locked);
+  /** @type {HTMLInputElement} */ ($("lock-room")).checked = Boolean(state.room.locked);
   $("lock-note").hidden = !state.room.locked;
   const people = state.members.filter((m) => !m.bot && m.seat !== mySeat);
   $("manners-people").replaceChildren(
@@ -26,7 +26,7 @@ export function renderManners(state, mySeat) {
       remove.addEventListener("click", () => {
         removing = m.seat;
         $("remove-title").textContent = fill(gettext("Remove %(name)s from the room?"), { name: m.name });
-        $("remove-confirm").showModal();
+        /** @type {HTMLDialogElement} */ ($("remove-confirm")).showModal();
       });
       li.append(m.name, " ", remove);
       return li;
@@ -37,10 +37,10 @@ export function renderManners(state, mySeat) {
 
 export function listenManners(act) {
   $("lock-room").addEventListener("change", (e) =>
-    act("lock", { locked: e.target.checked }),
+    act("lock", { locked: /** @type {HTMLInputElement} */ (e.target).checked }),
   );
   $("remove-yes").addEventListener("click", () => {
-    $("remove-confirm").close();
+    /** @type {HTMLDialogElement} */ ($("remove-confirm")).close();
     if (removing !== null) act("remove", { seat: removing });
     removing = null;
   });

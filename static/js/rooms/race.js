@@ -4,11 +4,11 @@
 // sent, and whenever the server's pile differs (a refusal, an undo, a
 // shuffle) the board is brought back to it.
 
-import { FreeTileList, REASONS, faceName } from "../board/a11y.js";
-import { Geometry, groupOf, matches } from "../board/rules.js";
-import { safetyWords } from "../board/companion.js";
+import { PileController } from "../board/controller.js";
 import { BoardScene } from "../board/scene.js";
-import { fill, gettext } from "../i18n.js";
+import { Geometry, groupOf } from "../board/rules.js";
+import { safetyWords } from "../board/companion.js";
+import { gettext } from "../i18n.js";
 import { standingOf } from "./state.js";
 
 const MESSAGE_MS = 4500;
@@ -16,6 +16,11 @@ const MESSAGE_MS = 4500;
 /**
  * Pair up tiles that changed side (for the fly animation): each with a tile
  * of the same group, else with whichever is left.
+ */
+/**
+ * @param {number[]} indices
+ * @param {readonly string[]} faces
+ * @returns {[number, number][]}
  */
 function pairUp(indices, faces) {
   const rest = [...indices];
@@ -28,62 +33,104 @@ function pairUp(indices, faces) {
   return pairs;
 }
 
+/** @typedef {import("./connection.js").Act} Act */
+
+/**
+ * The room page's elements a racer's pile lives in.
+ * @typedef {object} RaceElements
+ * @property {HTMLElement} pile the 3D pile's container
+ * @property {HTMLElement} list the hidden list of free tiles
+ * @property {HTMLElement} message the line that says what happened
+ * @property {HTMLElement} fit the button that fits the view again
+ * @property {HTMLElement} root the room page's root (data-blocked)
+ */
+
+/** @typedef {import("./state.js").Racer} Racer */
+/** @typedef {import("./state.js").Round} Round */
+
 export class RaceView {
   /**
-   * @param els {pile, list, message, fit, root}
-   * @param act sends an action to the server; resolves with its reply
-   * @param mine the player's racer in the room's current state, or null
+   * @param {RaceElements} els
+   * @param {Act} act sends an action to the server; resolves with its reply
+   * @param {() => Racer | null} mine the player's racer in the room's current state
    */
   constructor(els, act, mine) {
     this.els = els;
     this.act = act;
     this.mine = mine;
-    this.scene = null; // made at the first deal: no WebGL for a Together room
-    this.list = null;
+    /** @type {PileController | null} made at the first deal: no WebGL for a Together room */
+    this.board = null;
     els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
     this.number = null;
     this.geometry = null;
     this.faces = [];
     this.standing = [];
-    this.selected = -1;
     this.pending = 0; // takes sent and not yet answered
     this.moves = 0; // the undo log's length, counting takes in flight
     this.canPlay = false;
     this.messageTimer = 0;
   }
 
-  /** Show `me`'s pile of `round`; `canPlay` when taps may take pairs. */
+  get scene() {
+    return this.board?.scene ?? null;
+  }
+
+  get list() {
+    return this.board?.list ?? null;
+  }
+
+  /** The held tile's index, -1 when none. */
+  get selected() {
+    return this.board?.selected ?? -1;
+  }
+
+  /**
+   * Show `me`'s pile of `round`; `canPlay` when taps may take pairs.
+   * @param {Round} round
+   * @param {Racer} me
+   * @param {boolean} canPlay
+   */
   render(round, me, canPlay) {
-    if (!this.scene) this.#start();
+    if (!this.board) this.#start();
     this.canPlay = canPlay;
     if (this.number !== round.number) this.build(round, me);
     else if (this.pending === 0) this.follow(me);
     if (!canPlay) this.select(-1);
     this.refresh();
-    this.els.pile.dataset.moves = me.moves;
+    this.els.pile.dataset.moves = String(me.moves);
   }
 
   #start() {
     const els = this.els;
-    this.scene = new BoardScene(els.pile, {
-      onTap: (i) => this.tap(i),
-      onTable: () => this.select(-1),
+    this.board = new PileController((hooks) => new BoardScene(els.pile, hooks), {
+      pile: () => this,
+      canPick: () => this.canPlay,
+      leaveAtOnce: true,
+      take: (a, b) => this.#send(a, b),
+      say: (text) => this.say(text),
+      marker: els.root,
+      list: els.list,
+      onSelect: () => this.refresh(),
       onMovedChange: (moved) => {
         els.fit.hidden = !moved;
       },
     });
-    this.list = new FreeTileList(
-      els.list,
-      (i) => this.tap(i),
-      (i) => this.scene.setFocus(i),
-    );
   }
 
+  /** The pile goes (the next deal is Together, or the player leaves). */
+  dispose() {
+    this.board?.dispose();
+    this.board = null;
+    this.number = null;
+    this.geometry = null;
+  }
+
+  /** A new deal's pile. @param {Round} round @param {Racer} me */
   build(round, me) {
     this.number = round.number;
     this.faces = [...me.faces];
     this.standing = standingOf(me.standing, round.positions.length);
-    this.selected = -1;
+    this.board.reset();
     this.pending = 0;
     this.moves = me.moves;
     const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, id: i, face: me.faces[i] }));
@@ -92,7 +139,7 @@ export class RaceView {
     this.scene.setTiles(tiles, this.standing, true);
   }
 
-  /** Bring the pile to the server's: pairs fly off or back, new faces hop. */
+  /** Bring the pile to the server's: pairs fly off or back, new faces hop. @param {Racer} me */
   follow(me) {
     this.moves = me.moves;
     const theirs = standingOf(me.standing, this.standing.length);
@@ -123,36 +170,32 @@ export class RaceView {
     this.list.update(free, this.faces, this.selected);
   }
 
+  /** A tap on tile `i`, as on the canvas or the list of free tiles. @param {number} i */
   tap(i) {
-    if (!this.canPlay || !this.standing[i]) return;
-    const reason = this.geometry.blockedReason(i, this.standing);
-    if (reason) {
-      this.scene.shake(i);
-      this.say(REASONS[reason]);
-      this.els.root.dataset.blocked = reason;
-      return;
-    }
-    const sel = this.selected;
-    if (sel === i) this.select(-1);
-    else if (sel >= 0 && matches(this.faces[sel], this.faces[i])) this.take(sel, i);
-    else this.select(i);
+    this.board?.tap(i);
   }
 
+  /** Hold tile `i` (-1: none). @param {number} i */
   select(i) {
-    if (i === this.selected) return;
-    this.selected = i;
-    this.scene?.select(i);
-    if (i >= 0) this.say(fill(gettext("%(tile)s picked up."), { tile: faceName(this.faces[i]) }));
-    if (this.geometry) this.refresh();
+    this.board?.select(i);
   }
 
-  async take(a, b) {
-    this.select(-1);
-    this.standing[a] = this.standing[b] = false;
-    this.scene.fly(a, b, true);
-    this.scene.followPile(this.standing);
+  /**
+   * Take the pair (a, b) as a tap would, matching or not (the server judges).
+   * @param {number} a
+   * @param {number} b
+   */
+  take(a, b) {
+    this.board?.take(a, b);
+  }
+
+  /**
+   * A pair the controller has taken off the page's pile: to the server.
+   * @param {number} a
+   * @param {number} b
+   */
+  async #send(a, b) {
     this.refresh();
-    this.say("");
     const number = this.number;
     this.pending++;
     const reply = await this.act("take", { a, b, move: this.moves++ });
@@ -184,6 +227,7 @@ export class RaceView {
     if (reply.type === "ack") this.say(safetyWords(reply.safety));
   }
 
+  /** @param {string} text */
   say(text) {
     const el = this.els.message;
     el.textContent = text;

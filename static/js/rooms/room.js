@@ -12,6 +12,7 @@ import { RaceView } from "./race.js";
 import { clockText, matchesText, ownMs, standingOf } from "./state.js";
 import { TogetherView } from "./together.js";
 
+/** @type {(id: string) => any} the page's elements: buttons, dialogs, forms */
 const $ = (id) => document.getElementById(id);
 const root = $("room");
 const CHOICES_KEY = "tiles.rooms.choices";
@@ -168,6 +169,8 @@ function renderGame(state) {
   $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
   showPausesLeft(round);
+  // The mode not dealt gives its pile back: GPU memory, a WebGL context.
+  (shared ? race : together).dispose();
   if (shared) {
     together.render(round);
     // One who watches until the next deal cannot pause the others' game.
@@ -382,7 +385,7 @@ $("deal-form").addEventListener("change", showLimit);
 
 $("deal-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const form = e.target;
+  const form = /** @type {any} */ (e.target);
   const choices = {
     mode: form.elements.mode.value,
     pile: form.elements.pile.value,
@@ -460,6 +463,8 @@ $("leave-yes").addEventListener("click", async () => {
   const reply = await act("leave");
   if (reply.type !== "ack") return;
   conn.close();
+  race.dispose();
+  together.dispose();
   location.href = "/rooms/";
 });
 listenManners(act);
@@ -480,7 +485,7 @@ const KEY_BUTTONS = {
 };
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(/** @type {Element} */ (e.target).tagName)) return;
   if (document.querySelector("dialog[open]")) return;
   const button = (KEY_BUTTONS[e.key.toLowerCase()] || [])
     .map((id) => $(id))
@@ -489,7 +494,7 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
   button.click();
 });
-$("invite").addEventListener("focus", (e) => e.target.select());
+$("invite").addEventListener("focus", (e) => /** @type {HTMLInputElement} */ (e.target).select());
 // Phones open their share sheet (to a chat app, say); elsewhere the link
 // goes to the clipboard. Without either, the link is left selected to copy.
 const shareButton = $("share-invite");

@@ -4,10 +4,11 @@
 // taker's card. Only the seat whose turn it is may pick tiles; the pile can
 // always be moved and turned.
 
-import { Geometry, groupOf, matches } from "../board/rules.js";
+import { Geometry, groupOf } from "../board/rules.js";
 import { faceName } from "../board/a11y.js";
-import { drawAtlas } from "../board/faces.js";
+import { PileController } from "../board/controller.js";
 import { BoardScene } from "../board/scene.js";
+import { drawAtlas } from "../board/faces.js";
 import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { raceMs, standingOf } from "./state.js";
 
@@ -15,7 +16,15 @@ const TURN_S = 30;
 const BOT_NOTES = { easy: gettext("easy bot"), medium: gettext("medium bot"), hard: gettext("hard bot") };
 const MESSAGE_MS = 4500;
 
-/** Seconds left in the turn, from the server's deadline on the shared clock. */
+/** @typedef {import("./state.js").Round} Round */
+/** @typedef {import("./state.js").Move} Move */
+
+/**
+ * Milliseconds left in the turn, from the server's deadline on the shared clock.
+ * @param {Round} round
+ * @param {number} serverNow
+ * @returns {number | null}
+ */
 export function turnLeftMs(round, serverNow) {
   if (round.deadline_ms === null || round.deadline_ms === undefined) return null;
   return Math.max(0, round.deadline_ms - raceMs(round, serverNow));
@@ -36,7 +45,11 @@ function faceAtlas() {
   return atlas;
 }
 
-/** A small tile showing `face`, as on the pile. */
+/**
+ * A small tile showing `face`, as on the pile.
+ * @param {string} face
+ * @param {string} [extra] more classes
+ */
 export function chip(face, extra = "") {
   const { cells, cols, rows } = faceAtlas();
   const [u, v] = cells.get(face);
@@ -56,6 +69,10 @@ export function chip(face, extra = "") {
  * The players' cards in turn order: name, points and lead, the pairs and
  * sets taken; whose turn it is lit. Shared with the watch page. Returns
  * the card element of each seat (pairs fly to it).
+ * @param {HTMLElement} list
+ * @param {Round} round
+ * @param {{me?: number | null}} [who] `me`: this page's seat
+ * @returns {Map<number, HTMLElement>}
  */
 export function renderSeats(list, round, { me = null } = {}) {
   const cards = new Map();
@@ -63,8 +80,8 @@ export function renderSeats(list, round, { me = null } = {}) {
     ...round.seats.map((s) => {
       const li = document.createElement("li");
       li.className = "seat-card";
-      li.dataset.seat = s.seat;
-      li.dataset.points = s.points;
+      li.dataset.seat = String(s.seat);
+      li.dataset.points = String(s.points);
       li.classList.toggle("turn", s.seat === round.turn_seat);
       li.classList.toggle("away", s.away || s.left);
       const head = document.createElement("div");
@@ -101,8 +118,13 @@ export function renderSeats(list, round, { me = null } = {}) {
   return cards;
 }
 
-/** What a pair that left no pair did: the pile laid out again and the
- * points its taker lost, or the game's end when no layout could help. */
+/**
+ * What a pair that left no pair did: the pile laid out again and the
+ * points its taker lost, or the game's end when no layout could help.
+ * @param {Round} round
+ * @param {Move} move
+ * @param {boolean} relaid
+ */
 export function stuckText(round, move, relaid) {
   if (!relaid) return gettext("No pairs left, and no new layout could help: the game is over.");
   const name = round.seats.find((s) => s.seat === move.seat)?.name ?? "";
@@ -113,29 +135,56 @@ export function stuckText(round, move, relaid) {
   });
 }
 
+/**
+ * The room page's elements of a Together game.
+ * @typedef {object} TogetherElements
+ * @property {HTMLElement} pile the shared 3D pile's container (data-blocked)
+ * @property {HTMLElement} strip the players' cards
+ * @property {HTMLElement} turn whose turn it is
+ * @property {HTMLElement} countdown the turn's seconds left
+ * @property {HTMLElement} hint the hint bulb
+ * @property {HTMLElement} fit the button that fits the view again
+ * @property {HTMLElement} message the line that says what happened
+ * @property {HTMLElement} standings the final standings' box
+ * @property {HTMLElement} standingsList their list
+ */
+
 export class TogetherView {
   /**
-   * @param els {pile, strip, turn, countdown, hint, fit, message, standings, standingsList}
-   * @param conn the room connection; `act(type, fields)` sends an action
+   * @param {TogetherElements} els
+   * @param {import("./connection.js").RoomConnection} conn the room connection
+   * @param {import("./connection.js").Act} act sends an action to the server
    */
   constructor(els, conn, act) {
     this.els = els;
     this.conn = conn;
     this.act = act;
-    this.scene = null;
+    /** @type {PileController | null} made at the first Together deal */
+    this.board = null;
     this.number = null;
     this.moves = 0;
     this.faces = null;
-    this.selected = -1;
+    this.standing = [];
+    this.geometry = null;
     this.cards = new Map();
     els.hint.addEventListener("click", () => this.hint());
     els.fit.addEventListener("click", () => this.scene.fit(this.standing, true));
+  }
+
+  get scene() {
+    return this.board?.scene ?? null;
+  }
+
+  /** The held tile's index, -1 when none. */
+  get selected() {
+    return this.board?.selected ?? -1;
   }
 
   get round() {
     return this.conn.state?.round ?? null;
   }
 
+  /** Whether this seat may pick now: its turn, the clock running. @param {Round | null} [round] */
   myTurn(round = this.round) {
     return (
       round?.status === "playing" &&
@@ -145,11 +194,16 @@ export class TogetherView {
     );
   }
 
+  /** Show the shared pile, the cards and the turn. @param {Round} round */
   render(round) {
-    if (!this.scene) {
-      this.scene = new BoardScene(this.els.pile, {
-        onTap: (i) => this.tap(i),
-        onTable: () => this.select(-1),
+    if (!this.board) {
+      this.board = new PileController((hooks) => new BoardScene(this.els.pile, hooks), {
+        pile: () => this,
+        canPick: () => this.myTurn(),
+        // The pair leaves when the server's move comes: a turn may have ended.
+        take: (a, b) => this.act("take", { a, b, move: this.round.moves.length }),
+        say: (text) => this.say(text),
+        marker: this.els.pile,
         onMovedChange: (moved) => {
           this.els.fit.hidden = !moved;
         },
@@ -164,25 +218,29 @@ export class TogetherView {
       this.select(-1);
     }
     this.scene.setBlocked(standing.map((s, i) => s && !free.has(i)));
-    this.free = free;
     this.cards = renderSeats(this.els.strip, round, { me: this.conn.seat });
-    this.els.pile.dataset.turn = round.turn_seat ?? "";
-    this.els.pile.dataset.moves = round.moves.length;
+    this.els.pile.dataset.turn = String(round.turn_seat ?? "");
+    this.els.pile.dataset.moves = String(round.moves.length);
     this.renderStandings(round);
     this.tick();
   }
 
+  /** A new deal's pile. @param {Round} round @param {boolean[]} standing */
   build(round, standing) {
     this.number = round.number;
     this.moves = round.moves.length;
     this.faces = round.faces;
-    this.selected = -1;
+    this.board.reset();
     const tiles = round.positions.map(([x, y, z], i) => ({ x, y, z, face: round.faces[i] }));
     this.geometry = new Geometry(tiles);
     this.scene.setTiles(tiles, standing, true);
   }
 
-  /** New moves: each pair flies off the pile to its taker's card. */
+  /**
+   * New moves: each pair flies off the pile to its taker's card.
+   * @param {Round} round
+   * @param {boolean[]} standing
+   */
   follow(round, standing) {
     const fresh = round.moves.slice(this.moves);
     this.moves = round.moves.length;
@@ -204,6 +262,7 @@ export class TogetherView {
     this.scene.followPile(standing);
   }
 
+  /** @param {Move} move @param {readonly string[]} faces */
   flyToCard(move, faces) {
     const card = this.cards.get(move.seat);
     if (!card) return;
@@ -223,24 +282,22 @@ export class TogetherView {
     });
   }
 
+  /** A tap on tile `i` of the shared pile. @param {number} i */
   tap(i) {
-    const round = this.round;
-    if (!round || !this.myTurn(round)) return;
-    if (!this.free.has(i)) {
-      this.scene.shake(i);
-      return;
-    }
-    const sel = this.selected;
-    if (sel === i) this.select(-1);
-    else if (sel >= 0 && matches(round.faces[sel], round.faces[i])) {
-      this.select(-1);
-      this.act("take", { a: sel, b: i, move: round.moves.length });
-    } else this.select(i);
+    this.board?.tap(i);
   }
 
+  /** Hold tile `i` (-1: none). @param {number} i */
   select(i) {
-    this.selected = i;
-    this.scene?.select(i);
+    this.board?.select(i);
+  }
+
+  /** The pile goes (the next deal is a race, or the player leaves). */
+  dispose() {
+    this.board?.dispose();
+    this.board = null;
+    this.number = null;
+    this.geometry = null;
   }
 
   async hint() {
@@ -250,6 +307,7 @@ export class TogetherView {
     else this.say(gettext("No pairs left."));
   }
 
+  /** @param {string} text */
   say(text) {
     const el = this.els.message;
     el.textContent = text;
@@ -257,6 +315,7 @@ export class TogetherView {
     this.messageTimer = setTimeout(() => (el.textContent = ""), MESSAGE_MS);
   }
 
+  /** @param {Round} round */
   renderStandings(round) {
     const over = round.status === "over";
     this.els.standings.hidden = !over;
@@ -296,7 +355,7 @@ export class TogetherView {
     const secs = left === null ? null : Math.ceil(left / 1000);
     countdown.textContent = secs === null ? "" : fill(gettext("%(n)s s"), { n: digits(secs) });
     countdown.classList.toggle("low", secs !== null && secs <= 10);
-    countdown.style.setProperty("--left", left === null ? 0 : left / (TURN_S * 1000));
+    countdown.style.setProperty("--left", String(left === null ? 0 : left / (TURN_S * 1000)));
     turn.classList.toggle("mine", this.myTurn(round));
     // The bulb is yours on your own turn only.
     this.els.hint.hidden = !this.myTurn(round);

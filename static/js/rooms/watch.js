@@ -268,7 +268,7 @@ function tick() {
     turn.textContent = round.status === "over" ? gettext("Race over") : clockText(ms);
     const left = round.limit_ms && round.status === "racing" ? Math.max(0, round.limit_ms - ms) : null;
     countdown.textContent = left === null ? "" : fill(gettext("%(time)s left"), { time: clockText(left) });
-    countdown.style.setProperty("--left", left === null ? 0 : left / round.limit_ms);
+    countdown.style.setProperty("--left", String(left === null ? 0 : left / round.limit_ms));
     countdown.classList.toggle("low", left !== null && left <= 60000);
     return;
   }
@@ -281,7 +281,7 @@ function tick() {
   turn.textContent = who ? fill(gettext("%(name)s's turn"), { name: who.name }) : gettext("Waiting for a player");
   const left = turnLeftMs(round, conn.serverNow());
   countdown.textContent = left === null ? "" : fill(gettext("%(n)s s"), { n: digits(Math.ceil(left / 1000)) });
-  countdown.style.setProperty("--left", left === null ? 0 : left / 30000);
+  countdown.style.setProperty("--left", String(left === null ? 0 : left / 30000));
   countdown.classList.toggle("low", left !== null && left <= 10000);
 }
 
