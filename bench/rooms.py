@@ -194,7 +194,10 @@ def seat_rooms(count: int, bots: int, pile: str) -> list[tuple[Room, list]]:
             actions.add_bot(room.code, host, level)
         actions.start_game(room.code, host)
         actions.deal_round(room.code, host, "race", pile, 0)
-        pairs = solution(room)
+        # The round keeps its deal's clearing order (the witness); dealing
+        # again to find it (`solution`) took most of seating's time.
+        witness = Room.objects.get(pk=room.pk).current_round.witness
+        pairs = [tuple(p) for p in witness] or solution(room)
         rooms.append((room, [(0, host, pairs), (1, guest, pairs)]))
     return rooms
 
