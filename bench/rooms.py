@@ -390,7 +390,7 @@ def show(step: dict) -> None:
 
 async def run(args, servers, ledger: Ledger, seated: list) -> list[dict]:
     steps: list[dict] = []
-    counts = KNEE_STEPS if args.knee else args.rooms
+    counts = args.rooms or (KNEE_STEPS if args.knee else (20, 200))
     for count in counts:
         rooms = await sync_to_async(seat_rooms)(count, args.bots, args.pile)
         seated.extend(rooms)
@@ -412,11 +412,13 @@ def main() -> int:
     parser.add_argument(
         "--rooms",
         type=lambda s: [int(n) for n in s.split(",")],
-        default=[20, 200],
-        help="room counts measured in turn, the first the reference (20,200)",
+        help="room counts measured in turn, the first the reference "
+        "(default 20,200; with --knee the steps tried)",
     )
     parser.add_argument(
-        "--knee", action="store_true", help=f"step up {KNEE_STEPS} until it breaks"
+        "--knee",
+        action="store_true",
+        help=f"step up (default {KNEE_STEPS}) until a step does not hold",
     )
     parser.add_argument("--bots", type=int, default=2, choices=(0, 1, 2))
     parser.add_argument("--pile", default="big", choices=("big", "small"))
