@@ -1,10 +1,11 @@
 """Load test of live rooms: N rooms of 4 racers on loopback, in steps.
 
 Starts the servers the way production runs them (daphne processes sharing
-Redis, one timer process), and for each room count asked (`--rooms
-20,200`, the default) seats that many rooms of two scripted players and
-two bots on a Big pile, connects every scripted player over a real
-websocket and lets them race at a steady pace for a while. Measured over
+Redis, one timer process or `--timers N` as on N web hosts), and for each
+room count asked (`--rooms 20,200`, the default) seats that many rooms of
+two scripted players and two bots on a Big pile, connects every scripted
+player over a real websocket and lets them race at a steady pace for a
+while. Measured over
 that window, after a warm-up:
 
 - pair -> ack: from sending a pair to its acknowledgement;
@@ -428,6 +429,9 @@ def main() -> int:
         "--warmup", type=float, default=5, help="s of racing before measuring"
     )
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--timers", type=int, default=1, help="run_timers processes (web hosts)"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--code", help="another checkout of the app to run")
     args = parser.parse_args()
@@ -440,11 +444,12 @@ def main() -> int:
     tag = f"tiles-bench-{os.getpid()}"
     env = server_env(DEBUG="0", LOG_LEVEL="WARNING", PGAPPNAME=tag)
     servers = [Daphne(env, f"daphne {k}") for k in range(args.processes)]
-    timer = manage(["run_timers"], env)
+    # Several timers, as on several web hosts, share the due rooms.
+    timers = [manage(["run_timers"], env) for _ in range(args.timers)]
     ledger = Ledger(
         {
             "daphne": lambda: tree(s.proc.pid for s in servers),
-            "timer": lambda: tree([timer.proc.pid]),
+            "timer": lambda: tree(t.proc.pid for t in timers),
             "database": lambda: backends(tag),
             "redis_shared": lambda: named("redis-server"),
             "bench_client": lambda: [os.getpid()],
@@ -456,7 +461,7 @@ def main() -> int:
             wait_listening(server)
         steps = asyncio.run(run(args, servers, ledger, seated))
     finally:
-        for p in [*servers, timer]:
+        for p in [*servers, *timers]:
             p.stop()
         clean_up(seated)
     held = [s["rooms"] for s in steps if s["holds"]]
