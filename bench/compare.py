@@ -17,6 +17,13 @@ from this tree's needs a database migrated to its own schema
     REDIS_URL=redis://127.0.0.1:6379/0 \\
     SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
     .venv/bin/python bench/compare.py --base main --runs 5 -- --mode together
+
+`--bench rooms` compares every figure bench/rooms.py prints (each keyed by
+its room count, e.g. cpu_ms_per_move_all_in@200); its players are the
+bench's own client, so the base can be any commit:
+
+    .venv/bin/python bench/compare.py --bench rooms --base eade3bc --runs 2 \\
+        -- --rooms 20,200 --duration 30
 """
 
 import argparse
