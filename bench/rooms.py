@@ -90,6 +90,7 @@ KNEE_STEPS = (20, 50, 100, 200, 300, 400, 600, 800, 1000, 1500, 2000)
 # first step's, and every bot on time.
 RATIO_LIMIT = 2.0
 TIMER_LATE_LIMIT_MS = 100.0
+ACK_TIMEOUT_S = 60
 _CONNECTIONS = itertools.count()
 
 
@@ -113,6 +114,7 @@ class Stats:
         self.sent_at: dict[tuple[str, int], float] = {}  # (room, version) -> t
         self.seen_at: list[tuple[str, int, int, float]] = []  # room, seat, v, t
         self.measuring = False
+        self.ack_timeouts = 0  # racers that gave up waiting (ACK_TIMEOUT_S)
 
     def others(self, senders: dict[tuple[str, int], int]) -> int:
         """Events seen that no scripted racer sent."""
@@ -173,7 +175,12 @@ class ScriptedRacer:
             await self.ws.send(
                 {"type": "take", "a": a, "b": b, "move": move, "ref": move}
             )
-            reply, at = await asyncio.wait_for(future, 30)
+            try:
+                reply, at = await asyncio.wait_for(future, ACK_TIMEOUT_S)
+            except TimeoutError:
+                # Far past breaking: this racer stops, the step is judged.
+                self.stats.ack_timeouts += 1
+                return
             if reply["type"] != "ack":
                 raise RuntimeError(f"{self.code} seat {self.seat}: {reply}")
             if self.stats.measuring:
@@ -309,6 +316,7 @@ async def race_step(args, servers, ledger: Ledger, rooms) -> dict:
         "pairs_per_s": round(pairs / elapsed, 1),
         # Events nobody scripted sent: the bots' moves (and time limits).
         "bot_moves_per_s": round(bot_moves / elapsed, 1),
+        "ack_timeouts": stats.ack_timeouts,
         "ack_ms_p50": round(percentile(stats.ack_ms, 50), 1),
         "ack_ms_p99": round(percentile(stats.ack_ms, 99), 1),
         "strip_ms_p50": round(percentile(strip, 50), 1),
@@ -341,6 +349,8 @@ def judge(first: dict, step: dict) -> dict:
     ack = step["ack_ms_p99"] / first["ack_ms_p99"]
     strip = step["strip_ms_p99"] / first["strip_ms_p99"]
     broke = []
+    if step["ack_timeouts"]:
+        broke.append(f"{step['ack_timeouts']} acks over {ACK_TIMEOUT_S} s")
     if not ack <= RATIO_LIMIT:
         broke.append(f"ack p99 {ack:.2f}x")
     if not strip <= RATIO_LIMIT:
