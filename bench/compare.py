@@ -123,7 +123,8 @@ def main() -> int:
     for kind in sorted(medians["head"].keys() & medians["base"].keys()):
         base = [m for m in medians["base"][kind] if m is not None]
         head = [m for m in medians["head"][kind] if m is not None]
-        if base and head:
+        # A figure that is 0 in the base (ack timeouts) has no ratio.
+        if base and head and statistics.median(base):
             ratios[kind] = round(statistics.median(head) / statistics.median(base), 3)
     print(json.dumps({"base": args.base, "figures": medians, "head/base": ratios}))
     print("load average now:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
