@@ -17,11 +17,19 @@ from this tree's needs a database migrated to its own schema
     REDIS_URL=redis://127.0.0.1:6379/0 \\
     SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \\
     .venv/bin/python bench/compare.py --base main --runs 5 -- --mode together
+
+`--bench rooms` compares every figure bench/rooms.py prints (each keyed by
+its room count, e.g. cpu_ms_per_move_all_in@200); its players are the
+bench's own client, so the base can be any commit:
+
+    .venv/bin/python bench/compare.py --bench rooms --base eade3bc --runs 2 \\
+        -- --rooms 20,200 --duration 30
 """
 
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -37,22 +45,9 @@ BENCHES = {
         "bench/move_cost.py",
         ("take_pair", "apply_due_timers", "timer_look"),
     ),
-    "rooms": (
-        "bench/rooms.py",
-        (
-            "ack_ms_p50",
-            "ack_ms_p99",
-            "strip_ms_p50",
-            "strip_ms_p99",
-            "pairs_per_s",
-            "bot_moves_per_s",
-            "timer_late_ms_p99",
-            "timer_late_ms_max",
-            "server_cpu_cores",
-            "timer_cpu_cores",
-            "machine_busy_pct",
-        ),
-    ),
+    # Every figure rooms.py prints (keyed by room count, e.g.
+    # ack_ms_p99@200), whichever steps were asked for.
+    "rooms": ("bench/rooms.py", None),
 }
 
 
@@ -87,6 +82,15 @@ def run(bench: str, code: Path, extra: list[str], database: str | None) -> dict:
     )
 
 
+def numeric(result: dict) -> list[str]:
+    """The figures of a result that a ratio can be taken of."""
+    return [
+        k
+        for k, v in result.items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="main")
@@ -98,27 +102,33 @@ def main() -> int:
     parser.add_argument("extra", nargs="*", help="arguments for the bench")
     args = parser.parse_args()
     kinds = BENCHES[args.bench][1]
-    medians = {"base": {k: [] for k in kinds}, "head": {k: [] for k in kinds}}
+    medians: dict[str, dict[str, list]] = {"base": {}, "head": {}}
     with tempfile.TemporaryDirectory(prefix="bench-base-") as folder:
         extract(args.base, Path(folder))
         trees = {"base": Path(folder), "head": ROOT}
         for n in range(args.runs):
             for name, tree in trees.items():
                 database = args.base_database if name == "base" else None
+                load = os.getloadavg()[0]
                 result = run(args.bench, tree, args.extra, database)
-                for kind in kinds:
+                for kind in kinds or numeric(result):
                     got = result.get(kind)
                     if isinstance(got, dict):  # move_cost.py: a summary
                         got = got.get("median_ms")
-                    medians[name][kind].append(got)
-                print(f"run {n + 1} {name}: ", json.dumps(medians[name]), flush=True)
+                    medians[name].setdefault(kind, []).append(got)
+                load = f"{load:.2f}-{os.getloadavg()[0]:.2f}"
+                print(f"run {n + 1} {name} (load {load}):", flush=True)
+                print(json.dumps(result if kinds is None else medians[name]))
     ratios = {}
-    for kind in kinds:
+    for kind in sorted(medians["head"].keys() & medians["base"].keys()):
         base = [m for m in medians["base"][kind] if m is not None]
         head = [m for m in medians["head"][kind] if m is not None]
-        if base and head:
+        # A figure that is 0 in the base (ack timeouts) has no ratio.
+        if base and head and statistics.median(base):
             ratios[kind] = round(statistics.median(head) / statistics.median(base), 3)
-    print(json.dumps({"base": args.base, "cpu_ms": medians, "head/base": ratios}))
+    print(json.dumps({"base": args.base, "figures": medians, "head/base": ratios}))
+    print("load average now:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("rerun: .venv/bin/python " + shlex.join(["bench/compare.py", *sys.argv[1:]]))
     return 0
 
 
