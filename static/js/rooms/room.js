@@ -4,6 +4,7 @@
 // the server.
 
 import { keepRotateFirst, keepShading, rotateFirstOn, shadingOn } from "../board/prefs.js";
+import { prepareScene } from "../board/scene.js";
 import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
@@ -131,6 +132,9 @@ function render(state) {
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
   syncScenes();
+  // Waiting to start, for a deal, or watching a race: the 3D view is made
+  // ahead, so the first deal shows as fast as a later one.
+  if (!scenes().length) prepareScene();
 }
 
 function renderMembers(state) {
