@@ -42,5 +42,7 @@ def test_the_rotate_mode_is_remembered_on_the_device(open_board):
     page.reload()
     wait_settled(page)
     assert page.locator("#mode").get_attribute("aria-pressed") == "true"
-    # The arrows icon's name says what it toggles; pressed, drag turns.
-    assert page.locator("#mode").get_attribute("aria-label") == "Rotate mode"
+    # The switch in the settings says what it toggles; pressed, drag turns.
+    page.get_by_role("button", name="Settings", exact=True).click()
+    switch = page.locator("#settings").get_by_role("button", name="Rotate mode")
+    assert switch.get_attribute("aria-pressed") == "true"

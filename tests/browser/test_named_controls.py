@@ -31,8 +31,7 @@ SOLO = {
     "hint": "Hint",
     "undo": "Undo",
     "pause": "Pause",
-    "mode": "Rotate mode",
-    "shading": "Shade blocked tiles",
+    "settings-open": "Settings",
     "leave": "Leave",
 }
 ROOM = {
@@ -40,11 +39,12 @@ ROOM = {
     "undo": "Undo",
     # A room's button says how many of the deal's pauses are left.
     "pause": "Pause: 3 left",
-    "mode": "Rotate mode",
-    "shading": "Shade blocked tiles",
+    "settings-open": "Settings",
     "help-open": "How to play",
     "leave": "Leave the room",
 }
+# The view's switches, in the settings dialog on both pages, with their keys.
+SWITCHES = {"Rotate mode": "M", "Shade blocked tiles": "B"}
 
 
 def named(page, ids: dict[str, str]) -> None:
@@ -54,6 +54,23 @@ def named(page, ids: dict[str, str]) -> None:
         assert control.get_attribute("aria-label") == name
         assert control.get_attribute("title"), element_id
         assert control.locator("svg.icon").count() == 1, element_id
+
+
+def switches_in_settings(page):
+    """Open Settings: the view's switches are there, each once on the page,
+    by its name; returns them by name."""
+    page.get_by_role("button", name="Settings", exact=True).click()
+    dialog = page.locator("#settings")
+    dialog.wait_for(state="visible")
+    found = {}
+    for name, key in SWITCHES.items():
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+        switch = dialog.get_by_role("button", name=name, exact=True)
+        assert switch.is_visible(), name
+        assert switch.get_attribute("aria-keyshortcuts") == key, name
+        assert switch.get_attribute("title"), name
+        found[name] = switch
+    return found
 
 
 def fits_after_a_drag(page, view: str) -> None:
@@ -93,13 +110,22 @@ def test_the_solo_board_names_its_controls_and_each_does_its_job(
         "How to play"
     )
     assert outside(page, ".board-tools button, .bar-icons > *") == []
-    # Arrows: rotate mode; the half-dark tile: shading.
-    page.click("#mode")
-    assert page.get_attribute("#mode", "aria-pressed") == "true"
-    page.click("#shading")
-    assert page.get_attribute("#shading", "aria-pressed") == "false"
-    page.click("#shading")
-    page.click("#mode")
+    # Rotate mode and shading: switches in the settings, and their keys.
+    switch = switches_in_settings(page)
+    page.screenshot(path=artifacts / f"solo-settings-{screen}.png")
+    switch["Rotate mode"].click()
+    assert switch["Rotate mode"].get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('tiles.rotateFirst')") == "1"
+    switch["Shade blocked tiles"].click()
+    assert switch["Shade blocked tiles"].get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('tiles.shading')") == "0"
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("m")
+    assert page.evaluate("localStorage.getItem('tiles.rotateFirst')") == "0"
+    assert page.evaluate("localStorage.getItem('tiles.shading')") == "1"
+    assert page.get_attribute("#shading", "aria-pressed") == "true"
+    assert page.get_attribute("#mode", "aria-pressed") == "false"
     # The question mark: how to play, the icons explained.
     page.click("[data-action=help]")
     assert page.locator("#help").is_visible()
@@ -120,7 +146,7 @@ def test_the_solo_board_names_its_controls_and_each_does_its_job(
 
 @pytest.mark.parametrize("viewport", [PHONE_UP, LAPTOP], ids=["phone", "laptop"])
 def test_a_room_names_its_controls_and_each_does_its_job(
-    viewport, chromium, pages, rooms_server
+    viewport, chromium, pages, rooms_server, artifacts, request
 ):
     room, people = room_with("Ann", [], 1, "race", "small")
     page = open_as(
@@ -128,16 +154,22 @@ def test_a_room_names_its_controls_and_each_does_its_job(
     )
     wait_for(page, "document.querySelectorAll('#free-tiles button').length > 0")
     named(page, ROOM)
+    assert outside(page, "#race-bar button, .head-icons > *") == []
     race = "window.tilesRoom.race.scene"
-    page.click("#mode")
+    switch = switches_in_settings(page)
+    page.screenshot(path=artifacts / f"room-settings-{request.node.callspec.id}.png")
+    switch["Rotate mode"].click()
     assert page.evaluate(f"{race}.view.rotateFirst") is True
-    assert page.get_attribute("#mode", "aria-pressed") == "true"
+    assert switch["Rotate mode"].get_attribute("aria-pressed") == "true"
+    switch["Shade blocked tiles"].click()
+    assert page.evaluate(f"{race}.shading") is False
+    page.keyboard.press("Escape")
     page.keyboard.press("m")
     assert page.evaluate(f"{race}.view.rotateFirst") is False
-    page.click("#shading")
-    assert page.evaluate(f"{race}.shading") is False
     page.keyboard.press("b")
     assert page.evaluate(f"{race}.shading") is True
+    assert page.get_attribute("#mode", "aria-pressed") == "false"
+    assert page.get_attribute("#shading", "aria-pressed") == "true"
     page.click("#hint")
     wait_for(page, f"{race}.hintA >= 0")
     page.click("#help-open")

@@ -10,6 +10,7 @@
 
 import { MOUSE, TOUCH, Vector3 } from "three";
 import { MapControls } from "three/addons/controls/MapControls.js";
+import { keepRotateFirst, rotateFirstOn } from "./prefs.js";
 
 // The fitted view leans back a little from straight down so the blocks read
 // as 3D while every face stays upright and readable (the scene leans it
@@ -21,7 +22,6 @@ const FIT_MARGIN = 1.06;
 // A gesture that shifts the view by less than this share of the viewing
 // distance (a finger's jitter during a tap) leaves it counted as untouched.
 const MOVED_SHARE = 0.02;
-const MODE_KEY = "tiles.rotateFirst";
 // Turn the view only for a clear gain: tiles at least this much larger.
 const TURN_GAIN = 1.1;
 
@@ -76,15 +76,7 @@ export class ViewControl {
     this.tweenT0 = -1;
     this.turned = false;
     this.tilt = FIT_TILT;
-    this.setRotateFirst(this.#storedMode());
-  }
-
-  #storedMode() {
-    try {
-      return localStorage.getItem(MODE_KEY) === "1";
-    } catch {
-      return false;
-    }
+    this.setRotateFirst(rotateFirstOn());
   }
 
   /** With rotateFirst, one finger (left button) turns and two fingers (right) pan. */
@@ -98,11 +90,7 @@ export class ViewControl {
       c.mouseButtons = { LEFT: MOUSE.PAN, MIDDLE: MOUSE.DOLLY, RIGHT: MOUSE.ROTATE };
       c.touches = { ONE: TOUCH.PAN, TWO: TOUCH.DOLLY_ROTATE };
     }
-    try {
-      localStorage.setItem(MODE_KEY, on ? "1" : "0");
-    } catch {
-      // Private mode: the choice lasts for this page only.
-    }
+    keepRotateFirst(on);
   }
 
   #gestureStart() {

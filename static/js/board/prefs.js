@@ -1,13 +1,14 @@
 // What a player chose for the view on this device, shared by the solo board
 // and the room pages: shading blocked tiles (the half-dark tile), the tile
-// set, the table, sound, and the view from straight above. Rotate mode is
-// kept by the camera itself (camera.js). A signed-in player's choices are
+// set, the table, sound, the view from straight above, and rotate mode
+// (drag turns the pile; camera.js). A signed-in player's choices are
 // kept with the account too (games/views.py `preferences`): the board page
 // writes them in as JSON, and this device adopts them.
 
 import { table, tileSet } from "./looks.js";
 
 const SHADING_KEY = "tiles.shading";
+const ROTATE_KEY = "tiles.rotateFirst";
 const KEYS = { set: "tiles.set", table: "tiles.table", sound: "tiles.sound", flat: "tiles.flat" };
 
 function read(key) {
@@ -32,6 +33,14 @@ export function shadingOn() {
 
 export function keepShading(on) {
   write(SHADING_KEY, on ? "1" : "0");
+}
+
+export function rotateFirstOn() {
+  return read(ROTATE_KEY) === "1";
+}
+
+export function keepRotateFirst(on) {
+  write(ROTATE_KEY, on ? "1" : "0");
 }
 
 /** The player's choices: {set, table, sound, flat}, each checked. */

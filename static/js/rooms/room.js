@@ -3,7 +3,8 @@
 // comes from the state the connection keeps; every action is a message to
 // the server.
 
-import { keepShading, shadingOn } from "../board/prefs.js";
+import { keepRotateFirst, keepShading, rotateFirstOn, shadingOn } from "../board/prefs.js";
+import { prepareScene } from "../board/scene.js";
 import { digits, fill, gettext, ngettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
@@ -132,6 +133,9 @@ function render(state) {
   $("wait-start").hidden = isHost();
   if (status === "game") renderGame(state);
   syncScenes();
+  // Waiting to start, for a deal, or watching a race: the 3D view is made
+  // ahead, so the first deal shows as fast as a later one.
+  if (!scenes().length) prepareScene();
 }
 
 function renderMembers(state) {
@@ -412,14 +416,14 @@ $("t-resume").addEventListener("click", () => act("resume"));
 $("paused-cover").addEventListener("click", () => act("resume"));
 $("t-paused").addEventListener("click", () => act("resume"));
 $("help-open").addEventListener("click", () => $("help").showModal());
+$("settings-open").addEventListener("click", () => $("settings").showModal());
 
-// The view toggles act on whichever piles this page shows, and are kept
-// on this device like the solo board's.
+// The view's switches (in the settings dialog) act on whichever piles this
+// page shows, and are kept on this device like the solo board's.
 const scenes = () => [race.scene, together.scene].filter(Boolean);
 function showToggles() {
-  const rotate = scenes()[0]?.view.rotateFirst ?? false;
-  for (const b of document.querySelectorAll(".view-mode")) b.setAttribute("aria-pressed", String(rotate));
-  for (const b of document.querySelectorAll(".view-shading")) b.setAttribute("aria-pressed", String(shadingOn()));
+  $("mode").setAttribute("aria-pressed", String(rotateFirstOn()));
+  $("shading").setAttribute("aria-pressed", String(shadingOn()));
 }
 function syncScenes() {
   for (const scene of scenes()) {
@@ -429,20 +433,20 @@ function syncScenes() {
   }
   showToggles();
 }
-for (const button of document.querySelectorAll(".view-mode")) {
-  button.addEventListener("click", () => {
-    const on = button.getAttribute("aria-pressed") !== "true";
-    for (const scene of scenes()) scene.setRotateFirst(on);
-    showToggles();
-  });
+function toggleRotate() {
+  // Kept even with no pile yet: the next pile's camera reads it.
+  keepRotateFirst(!rotateFirstOn());
+  for (const scene of scenes()) scene.setRotateFirst(rotateFirstOn());
+  showToggles();
 }
-for (const button of document.querySelectorAll(".view-shading")) {
-  button.addEventListener("click", () => {
-    keepShading(!shadingOn());
-    for (const scene of scenes()) scene.setShading(shadingOn());
-    showToggles();
-  });
+function toggleShading() {
+  keepShading(!shadingOn());
+  for (const scene of scenes()) scene.setShading(shadingOn());
+  showToggles();
 }
+$("mode").addEventListener("click", toggleRotate);
+$("shading").addEventListener("click", toggleShading);
+showToggles();
 // Off the game screen, a Together player's turns are skipped until back.
 document.addEventListener("visibilitychange", () => {
   if (conn.state?.round?.mode === "together") {
@@ -479,14 +483,22 @@ const KEY_BUTTONS = {
   p: ["pause", "resume", "t-pause", "t-resume"],
   escape: ["pause", "t-pause"],
   f: ["fit", "t-fit"],
-  m: ["mode", "t-mode"],
-  b: ["shading", "t-shading"],
+  o: ["settings-open"],
   "?": ["help-open"],
 };
+// The view's switches live in the settings dialog; their keys act while a
+// pile shows, as the buttons on the bars did.
+const KEY_TOGGLES = { m: toggleRotate, b: toggleShading };
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (["INPUT", "TEXTAREA", "SELECT"].includes(/** @type {Element} */ (e.target).tagName)) return;
   if (document.querySelector("dialog[open]")) return;
+  const toggle = KEY_TOGGLES[e.key.toLowerCase()];
+  if (toggle && scenes().some((scene) => scene.container.offsetParent !== null)) {
+    e.preventDefault();
+    toggle();
+    return;
+  }
   const button = (KEY_BUTTONS[e.key.toLowerCase()] || [])
     .map((id) => $(id))
     .find((b) => b && !b.disabled && b.offsetParent !== null);

@@ -8,7 +8,7 @@
 // players' cards under it, whose turn it is lit. Both end with the final
 // standings; paused, the pile is covered.
 
-import { BoardScene } from "../board/scene.js";
+import { BoardScene, prepareScene } from "../board/scene.js";
 import { digits, fill, gettext } from "../i18n.js";
 import { fitCards, flatSize, racerCard } from "./board.js";
 import { RoomConnection } from "./connection.js";
@@ -95,6 +95,8 @@ function render(state) {
   if (!round) {
     $("w-final").hidden = true;
     $("w-title").textContent = "";
+    // The 3D view made while the room waits: the first deal shows at once.
+    prepareScene();
     return;
   }
   // Paused, the pile is covered: nobody studies it for free.
