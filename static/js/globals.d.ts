@@ -3,7 +3,7 @@
 // is bundled.
 
 interface Window {
-  tilesBoard: object;
-  tilesRoom: object;
-  tilesWatch: object;
+    tilesBoard: object;
+    tilesRoom: object;
+    tilesWatch: object;
 }

@@ -21,7 +21,8 @@ self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => {
   // Caches of an older worker version go; then this one serves open pages.
   event.waitUntil(
-    caches.keys()
+    caches
+      .keys()
       .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))))
       .then(() => self.clients.claim()),
   );

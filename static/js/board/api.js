@@ -38,10 +38,7 @@ export class Api {
         const response = await fetch(this.base + path, {
           method,
           credentials: "same-origin",
-          headers:
-            method === "POST"
-              ? { "Content-Type": "application/json", "X-CSRFToken": csrfToken() }
-              : {},
+          headers: method === "POST" ? { "Content-Type": "application/json", "X-CSRFToken": csrfToken() } : {},
           body: method === "POST" ? JSON.stringify(body) : undefined,
           // A pause sent as the tab closes must still reach the server, or
           // the clock would run on while the player is gone.

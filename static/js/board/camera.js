@@ -102,8 +102,7 @@ export class ViewControl {
   #gestureEnd() {
     const eps = MOVED_SHARE * this.camera.position.distanceTo(this.controls.target);
     const moved =
-      this.startTarget.distanceTo(this.controls.target) > eps ||
-      this.startPos.distanceTo(this.camera.position) > eps;
+      this.startTarget.distanceTo(this.controls.target) > eps || this.startPos.distanceTo(this.camera.position) > eps;
     if (moved && !this.moved) {
       this.moved = true;
       this.onMovedChange(true);

@@ -4,7 +4,20 @@
 // a bird on the one, characters a large Chinese numeral over a red "wan",
 // winds a compass, flowers and seasons their picture at full size.
 
-import { INK, PICTURES, WINDS, arrow, chineseNumeral, circle, disc, ink, numeral, roundRect, shrunk, wan } from "./ink.js";
+import {
+  INK,
+  PICTURES,
+  WINDS,
+  arrow,
+  chineseNumeral,
+  circle,
+  disc,
+  ink,
+  numeral,
+  roundRect,
+  shrunk,
+  wan,
+} from "./ink.js";
 
 const JADE = "#136b4a";
 const JADE_LIGHT = "#5fb98a";
@@ -29,23 +42,65 @@ function corner(ctx, n, digits) {
 // Coins and canes by (u, v) in the art's box; the size is in face units.
 const GRID = {
   1: [[0.5, 0.5]],
-  2: [[0.5, 0.25], [0.5, 0.75]],
-  3: [[0.2, 0.17], [0.5, 0.5], [0.8, 0.83]],
-  4: [[0.27, 0.25], [0.73, 0.25], [0.27, 0.75], [0.73, 0.75]],
-  5: [[0.22, 0.2], [0.78, 0.2], [0.5, 0.5], [0.22, 0.8], [0.78, 0.8]],
-  6: [[0.27, 0.17], [0.73, 0.17], [0.27, 0.5], [0.73, 0.5], [0.27, 0.83], [0.73, 0.83]],
+  2: [
+    [0.5, 0.25],
+    [0.5, 0.75],
+  ],
+  3: [
+    [0.2, 0.17],
+    [0.5, 0.5],
+    [0.8, 0.83],
+  ],
+  4: [
+    [0.27, 0.25],
+    [0.73, 0.25],
+    [0.27, 0.75],
+    [0.73, 0.75],
+  ],
+  5: [
+    [0.22, 0.2],
+    [0.78, 0.2],
+    [0.5, 0.5],
+    [0.22, 0.8],
+    [0.78, 0.8],
+  ],
+  6: [
+    [0.27, 0.17],
+    [0.73, 0.17],
+    [0.27, 0.5],
+    [0.73, 0.5],
+    [0.27, 0.83],
+    [0.73, 0.83],
+  ],
   7: [
-    [0.17, 0.12], [0.5, 0.24], [0.83, 0.36],
-    [0.3, 0.63], [0.7, 0.63], [0.3, 0.88], [0.7, 0.88],
+    [0.17, 0.12],
+    [0.5, 0.24],
+    [0.83, 0.36],
+    [0.3, 0.63],
+    [0.7, 0.63],
+    [0.3, 0.88],
+    [0.7, 0.88],
   ],
   8: [
-    [0.27, 0.12], [0.73, 0.12], [0.27, 0.37], [0.73, 0.37],
-    [0.27, 0.63], [0.73, 0.63], [0.27, 0.88], [0.73, 0.88],
+    [0.27, 0.12],
+    [0.73, 0.12],
+    [0.27, 0.37],
+    [0.73, 0.37],
+    [0.27, 0.63],
+    [0.73, 0.63],
+    [0.27, 0.88],
+    [0.73, 0.88],
   ],
   9: [
-    [0.17, 0.17], [0.5, 0.17], [0.83, 0.17],
-    [0.17, 0.5], [0.5, 0.5], [0.83, 0.5],
-    [0.17, 0.83], [0.5, 0.83], [0.83, 0.83],
+    [0.17, 0.17],
+    [0.5, 0.17],
+    [0.83, 0.17],
+    [0.17, 0.5],
+    [0.5, 0.5],
+    [0.83, 0.5],
+    [0.17, 0.83],
+    [0.5, 0.83],
+    [0.83, 0.83],
   ],
 };
 const COIN_R = { 1: 38, 2: 20, 3: 15, 4: 17, 5: 14, 6: 13, 7: 10.5, 8: 10.5, 9: 12.5 };
@@ -198,14 +253,26 @@ function dragon(ctx, face) {
     ctx.lineWidth = 2;
     ctx.strokeRect(20, 16, 60, 68);
     ctx.fillStyle = INDIGO;
-    for (const [x, y] of [[12, 8], [88, 8], [12, 92], [88, 92]]) ctx.fillRect(x - 5, y - 5, 10, 10);
+    for (const [x, y] of [
+      [12, 8],
+      [88, 8],
+      [12, 92],
+      [88, 92],
+    ])
+      ctx.fillRect(x - 5, y - 5, 10, 10);
   }
 }
 
 // Flowers and seasons count one to four, in the order of the faces.
 const BONUS_NUMBER = {
-  "flower-plum": 1, "flower-orchid": 2, "flower-chrysanthemum": 3, "flower-bamboo": 4,
-  "season-spring": 1, "season-summer": 2, "season-autumn": 3, "season-winter": 4,
+  "flower-plum": 1,
+  "flower-orchid": 2,
+  "flower-chrysanthemum": 3,
+  "flower-bamboo": 4,
+  "season-spring": 1,
+  "season-summer": 2,
+  "season-autumn": 3,
+  "season-winter": 4,
 };
 
 function bonus(ctx, face, digits) {

@@ -181,8 +181,7 @@ class Game {
 
   // --- applying the server's state ---------------------------------------
   #applyRun(run, rebuild) {
-    const fresh =
-      rebuild || !this.run || run.id !== this.run.id || run.tiles.length !== this.tiles.length;
+    const fresh = rebuild || !this.run || run.id !== this.run.id || run.tiles.length !== this.tiles.length;
     if (fresh) this.#setup(run);
     else this.#reconcile(run);
     this.run = run;
@@ -209,10 +208,7 @@ class Game {
 
   /** Bring the page's pile to the server's, animating what differs. */
   #reconcile(run) {
-    const serverRemoved = run.removed.map(([a, b]) => [
-      this.indexById.get(a),
-      this.indexById.get(b),
-    ]);
+    const serverRemoved = run.removed.map(([a, b]) => [this.indexById.get(a), this.indexById.get(b)]);
     const key = ([a, b]) => (a < b ? `${a},${b}` : `${b},${a}`);
     const theirs = new Set(serverRemoved.map(key));
     const ours = new Set(this.removed.map(key));
@@ -316,7 +312,9 @@ class Game {
     if (won && run.too_fast) note = gettext("The pairs came faster than hands can tap, so this clear is not ranked.");
     else if (won && !run.clean) note = gettext("Hints or shuffles were used, so this clear sets no best time.");
     else if (won && run.review === "waiting")
-      note = gettext("Faster than the game's quickest bot: this time goes on the leaderboard once an admin has reviewed it.");
+      note = gettext(
+        "Faster than the game's quickest bot: this time goes on the leaderboard once an admin has reviewed it.",
+      );
     else if (!won) note = gettext("A run given up counts as lost.");
     this.$("result-note").textContent = note;
     this.$("result-new-best").hidden = !(won && run.new_best);

@@ -450,7 +450,10 @@ export class BoardScene {
   /** The pair flies off the pile (leaving) or back onto it (undo). */
   fly(a, b, leaving) {
     const now = performance.now();
-    for (const [i, j] of [[a, b], [b, a]]) {
+    for (const [i, j] of [
+      [a, b],
+      [b, a],
+    ]) {
       this.flyT0[i] = now;
       this.flyDir[i] = leaving ? 1 : -1;
       this.partner[i] = j;
@@ -492,7 +495,10 @@ export class BoardScene {
     }
     // A few tiles left are framed with the table round them, not filling the screen.
     /** @type {[string, string, number][]} */
-    const sides = [["minX", "maxX", MIN_FRAME_W], ["minZ", "maxZ", MIN_FRAME_D]];
+    const sides = [
+      ["minX", "maxX", MIN_FRAME_W],
+      ["minZ", "maxZ", MIN_FRAME_D],
+    ];
     for (const [lo, hi, least] of sides) {
       const grow = (least - (box[hi] - box[lo])) / 2;
       if (grow > 0) {

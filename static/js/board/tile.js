@@ -33,7 +33,6 @@ export const HALF_D = (TILE_D - GAP) / 2;
 /** Half the side of the face's square on the top, in world units. */
 export const ART = HALF_W - BEVEL;
 
-
 /**
  * The block as indexed triangles whose every shared edge is a whole edge of
  * both (no vertex of one in the middle of another's edge), so no pixel falls
@@ -82,37 +81,87 @@ export function tileGeometry(look = TILE_SETS.classic) {
   // The rim, a ring round the top: its outer corners, its inner corners,
   // and where the face's corners meet its inner edge.
   const rim = [
-    [-HALF_W, -HALF_D], [HALF_W, -HALF_D], [HALF_W, HALF_D], [-HALF_W, HALF_D], // 0-3 outer
-    [-ART, -IN], [ART, -IN], [ART, IN], [-ART, IN], // 4-7 inner
-    [ART, -ART], [ART, ART], [-ART, -ART], [-ART, ART], // 8-11 the face's corners
+    [-HALF_W, -HALF_D],
+    [HALF_W, -HALF_D],
+    [HALF_W, HALF_D],
+    [-HALF_W, HALF_D], // 0-3 outer
+    [-ART, -IN],
+    [ART, -IN],
+    [ART, IN],
+    [-ART, IN], // 4-7 inner
+    [ART, -ART],
+    [ART, ART],
+    [-ART, -ART],
+    [-ART, ART], // 8-11 the face's corners
   ].map(([x, z]) => top(x, z, RIM));
   for (const [a, b, c] of [
-    [0, 1, 5], [0, 5, 4], // the far strip
-    [3, 2, 6], [3, 6, 7], // the near strip
-    [1, 8, 5], [1, 9, 8], [1, 2, 9], [2, 6, 9], // the right strip
-    [0, 10, 4], [0, 11, 10], [0, 3, 11], [3, 7, 11], // the left strip
+    [0, 1, 5],
+    [0, 5, 4], // the far strip
+    [3, 2, 6],
+    [3, 6, 7], // the near strip
+    [1, 8, 5],
+    [1, 9, 8],
+    [1, 2, 9],
+    [2, 6, 9], // the right strip
+    [0, 10, 4],
+    [0, 11, 10],
+    [0, 3, 11],
+    [3, 7, 11], // the left strip
   ]) {
     triangle(body, rim, up, a, b, c);
   }
   // The ivory margins before and behind the face.
   const margin = [
-    [-ART, -IN], [ART, -IN], [ART, -ART], [-ART, -ART],
-    [-ART, ART], [ART, ART], [ART, IN], [-ART, IN],
+    [-ART, -IN],
+    [ART, -IN],
+    [ART, -ART],
+    [-ART, -ART],
+    [-ART, ART],
+    [ART, ART],
+    [ART, IN],
+    [-ART, IN],
   ].map(([x, z]) => top(x, z, IVORY));
-  for (const [a, b, c] of [[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]) triangle(body, margin, up, a, b, c);
+  for (const [a, b, c] of [
+    [0, 1, 2],
+    [0, 2, 3],
+    [4, 5, 6],
+    [4, 6, 7],
+  ])
+    triangle(body, margin, up, a, b, c);
   // Each side: its bottom corners a and b and its normal; a green back
   // darkening towards the table, an ivory layer above.
   const sides = [
-    [[-HALF_W, HALF_D], [HALF_W, HALF_D], [0, 0, 1]],
-    [[HALF_W, HALF_D], [HALF_W, -HALF_D], [1, 0, 0]],
-    [[HALF_W, -HALF_D], [-HALF_W, -HALF_D], [0, 0, -1]],
-    [[-HALF_W, -HALF_D], [-HALF_W, HALF_D], [-1, 0, 0]],
+    [
+      [-HALF_W, HALF_D],
+      [HALF_W, HALF_D],
+      [0, 0, 1],
+    ],
+    [
+      [HALF_W, HALF_D],
+      [HALF_W, -HALF_D],
+      [1, 0, 0],
+    ],
+    [
+      [HALF_W, -HALF_D],
+      [-HALF_W, -HALF_D],
+      [0, 0, -1],
+    ],
+    [
+      [-HALF_W, -HALF_D],
+      [-HALF_W, HALF_D],
+      [-1, 0, 0],
+    ],
   ];
   for (const [[ax, az], [bx, bz], n] of sides) {
-    for (const [y0, c0, y1, c1] of [[0, BACK_LOW, hb, BACK_HIGH], [hb, IVORY, h, IVORY]]) {
+    for (const [y0, c0, y1, c1] of [
+      [0, BACK_LOW, hb, BACK_HIGH],
+      [hb, IVORY, h, IVORY],
+    ]) {
       const band = [
-        vertex([ax, y0, az], n, c0), vertex([bx, y0, bz], n, c0),
-        vertex([bx, y1, bz], n, c1), vertex([ax, y1, az], n, c1),
+        vertex([ax, y0, az], n, c0),
+        vertex([bx, y0, bz], n, c0),
+        vertex([bx, y1, bz], n, c1),
+        vertex([ax, y1, az], n, c1),
       ];
       triangle(body, band, n, 0, 1, 2);
       triangle(body, band, n, 0, 2, 3);
@@ -120,8 +169,10 @@ export function tileGeometry(look = TILE_SETS.classic) {
   }
   // The face, its texture coordinates 0..1 across (v grows away from the viewer).
   const face = [
-    top(-ART, ART, IVORY, [0, 0]), top(ART, ART, IVORY, [1, 0]),
-    top(ART, -ART, IVORY, [1, 1]), top(-ART, -ART, IVORY, [0, 1]),
+    top(-ART, ART, IVORY, [0, 0]),
+    top(ART, ART, IVORY, [1, 0]),
+    top(ART, -ART, IVORY, [1, 1]),
+    top(-ART, -ART, IVORY, [0, 1]),
   ];
   triangle(faceIndex, face, up, 0, 1, 2);
   triangle(faceIndex, face, up, 0, 2, 3);

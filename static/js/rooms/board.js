@@ -92,11 +92,7 @@ export function fitCards(n, size, width, height, extra, maxUnit, maxCols = n) {
   let best = { cols: most, unit: 0 };
   for (let cols = 1; cols <= most; cols++) {
     const rows = Math.ceil(n / cols);
-    const unit = Math.min(
-      maxUnit,
-      (width / cols - extra[0]) / size.w,
-      (height / rows - extra[1]) / size.h,
-    );
+    const unit = Math.min(maxUnit, (width / cols - extra[0]) / size.w, (height / rows - extra[1]) / size.h);
     if (unit > best.unit) best = { cols, unit };
   }
   // Below a pixel per half tile a pile is a smudge; the card still shows.

@@ -218,7 +218,8 @@ function renderStrip(round) {
     const note = RACER_STATUS[racer.status];
     // A status note can wrap the count onto a second line: fit again.
     if (entry.li.dataset.status !== racer.status) added = true;
-    entry.name.textContent = racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
+    entry.name.textContent =
+      racer.seat === conn.seat ? fill(gettext("%(name)s (you)"), { name: racer.name }) : racer.name;
     entry.count.textContent = `${matchesText(racer.matches)}${note ? `, ${note}` : ""}`;
     entry.li.dataset.matches = racer.matches;
     entry.li.dataset.status = racer.status;
@@ -252,9 +253,7 @@ function fitStrip() {
   fit(CARD_EXTRA);
   // A long name or count wraps rather than being cut: where that makes a
   // card taller than reckoned, fit again with the text's real height.
-  const tallest = Math.max(
-    ...[...view.minis.values()].map((e) => e.li.offsetHeight - e.board.el.offsetHeight + 6),
-  );
+  const tallest = Math.max(...[...view.minis.values()].map((e) => e.li.offsetHeight - e.board.el.offsetHeight + 6));
   if (tallest > CARD_EXTRA[1]) fit([CARD_EXTRA[0], tallest]);
 }
 addEventListener("resize", fitStrip);
@@ -292,17 +291,16 @@ function renderStandings(round, me) {
   const show = round.status === "over" || (me && me.status !== "playing");
   $("standings").hidden = !show;
   if (!show) return;
-  $("standings-title").textContent =
-    round.status === "over" ? gettext("Final standings") : gettext("Standings so far");
+  $("standings-title").textContent = round.status === "over" ? gettext("Final standings") : gettext("Standings so far");
   $("standings-list").replaceChildren(
     ...round.standings.map((p) => {
       const li = document.createElement("li");
       li.dataset.seat = p.seat;
-      const result =
-        p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
-      const line = p.status === "playing"
-        ? gettext("%(place)s. %(name)s: %(result)s (playing)")
-        : gettext("%(place)s. %(name)s: %(result)s");
+      const result = p.status === "cleared" ? clockText(p.ms) : matchesText(p.matches);
+      const line =
+        p.status === "playing"
+          ? gettext("%(place)s. %(name)s: %(result)s (playing)")
+          : gettext("%(place)s. %(name)s: %(result)s");
       li.textContent = fill(line, { place: digits(p.place), name: nameOf(p.seat), result });
       return li;
     }),
@@ -332,7 +330,7 @@ function tick() {
   // Once this racer is done (or the race is), the bar shows the result.
   const done = me.status !== "playing" || round.status !== "racing";
   $("limit").textContent = done
-    ? (RACER_STATUS[me.status] || gettext("race over"))
+    ? RACER_STATUS[me.status] || gettext("race over")
     : round.limit_ms
       ? fill(gettext("%(time)s left"), { time: clockText(round.limit_ms - own) })
       : "";
@@ -398,9 +396,7 @@ $("deal-form").addEventListener("submit", (e) => {
   localStorage.setItem(CHOICES_KEY, JSON.stringify(choices));
   act("deal", choices);
 });
-$("add-bot").addEventListener("click", () =>
-  act("add_bot", { level: $("bot-level").value }),
-);
+$("add-bot").addEventListener("click", () => act("add_bot", { level: $("bot-level").value }));
 $("start-game").addEventListener("click", () => act("start_game"));
 $("hint").addEventListener("click", () => race.hint());
 $("undo").addEventListener("click", () => act("undo", { move: mine().moves }));

@@ -158,4 +158,5 @@ export function clockText(ms) {
 }
 
 /** "1 match", "5 matches", in the page's language. */
-export const matchesText = (/** @type {number} */ n) => fill(ngettext("%(n)s match", "%(n)s matches", n), { n: digits(n) });
+export const matchesText = (/** @type {number} */ n) =>
+  fill(ngettext("%(n)s match", "%(n)s matches", n), { n: digits(n) });

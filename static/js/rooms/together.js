@@ -327,7 +327,12 @@ export class TogetherView {
         li.dataset.seat = p.seat;
         const pace = digits((p.average_ms / 1000).toFixed(1));
         const line = gettext("%(place)s. %(name)s: %(points)s points (%(pace)s s a turn)");
-        li.textContent = fill(line, { place: digits(p.place), name: names.get(p.seat), points: digits(p.points), pace });
+        li.textContent = fill(line, {
+          place: digits(p.place),
+          name: names.get(p.seat),
+          points: digits(p.points),
+          pace,
+        });
         return li;
       }),
     );

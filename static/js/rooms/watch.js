@@ -118,7 +118,10 @@ function renderTogether(round) {
   const standing = standingOf(round.standing, round.positions.length);
   const key = `${round.number}/shared`;
   if (view.key === key && round.moves.length > view.moves) {
-    const stuck = round.moves.slice(view.moves).filter((m) => m.stuck).at(-1);
+    const stuck = round.moves
+      .slice(view.moves)
+      .filter((m) => m.stuck)
+      .at(-1);
     if (stuck) say(stuckText(round, stuck, round.faces.join() !== view.faces));
   }
   view.moves = round.moves.length;
@@ -234,14 +237,7 @@ function fitRacers() {
   // Beside the pile on a screen wider than tall, else in a band under it.
   const side = matchMedia("(min-aspect-ratio: 4/3)").matches;
   const height = side ? $("w-stage").clientHeight : 0.26 * innerHeight;
-  const { cols, unit } = fitCards(
-    view.minis.size,
-    flatSize(round.positions),
-    list.clientWidth,
-    height,
-    extra,
-    8,
-  );
+  const { cols, unit } = fitCards(view.minis.size, flatSize(round.positions), list.clientWidth, height, extra, 8);
   list.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
   for (const entry of view.minis.values()) entry.board.layout(unit);
 }

@@ -20,7 +20,12 @@ function recorder() {
       get(target, name) {
         if (name === "fillText") return (text) => texts.push(String(text));
         if (name === "measureText") {
-          return () => ({ actualBoundingBoxLeft: 0, actualBoundingBoxRight: 10, actualBoundingBoxAscent: 10, actualBoundingBoxDescent: 0 });
+          return () => ({
+            actualBoundingBoxLeft: 0,
+            actualBoundingBoxRight: 10,
+            actualBoundingBoxAscent: 10,
+            actualBoundingBoxDescent: 0,
+          });
         }
         if (name in target) return target[name];
         return () => undefined;
@@ -71,7 +76,12 @@ test("the large-print set tells the suits apart by shape, not colour alone", () 
       {
         get(target, name) {
           if (name === "measureText") {
-            return () => ({ actualBoundingBoxLeft: 0, actualBoundingBoxRight: 1, actualBoundingBoxAscent: 1, actualBoundingBoxDescent: 0 });
+            return () => ({
+              actualBoundingBoxLeft: 0,
+              actualBoundingBoxRight: 1,
+              actualBoundingBoxAscent: 1,
+              actualBoundingBoxDescent: 0,
+            });
           }
           if (name in target) return target[name];
           return () => used.add(name);

@@ -47,7 +47,10 @@ test("an event ahead of a missing one waits for it", () => {
 test("a new racer is appended and race fields are copied", () => {
   const state = fresh();
   applyEvents(state, [race(4, [{ seat: 5, matches: 0 }], { paused: true })]);
-  assert.deepEqual(state.round.racers.map((r) => r.seat), [0, 5]);
+  assert.deepEqual(
+    state.round.racers.map((r) => r.seat),
+    [0, 5],
+  );
   assert.equal(state.round.paused, true);
 });
 

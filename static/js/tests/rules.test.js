@@ -7,9 +7,7 @@ import { test } from "node:test";
 
 import { FACES, Geometry, groupOf, matches } from "../board/rules.js";
 
-const fixture = JSON.parse(
-  readFileSync(new URL("../../../tests/fixtures/rules-cases.json", import.meta.url)),
-);
+const fixture = JSON.parse(readFileSync(new URL("../../../tests/fixtures/rules-cases.json", import.meta.url)));
 
 test("the page knows exactly the engine's 42 faces and their groups", () => {
   assert.deepEqual([...FACES].sort(), Object.keys(fixture.groups).sort());
@@ -43,7 +41,10 @@ for (const c of fixture.cases) {
   test(`free tiles, blocked reasons and pairs agree: ${c.name}`, () => {
     const { ids, geometry, standing, faces } = load(c);
     assert.deepEqual(
-      geometry.freeTiles(standing).map((i) => ids[i]).sort((a, b) => a - b),
+      geometry
+        .freeTiles(standing)
+        .map((i) => ids[i])
+        .sort((a, b) => a - b),
       [...c.free].sort((a, b) => a - b),
     );
     const blocked = {};
@@ -58,9 +59,7 @@ for (const c of fixture.cases) {
       .freePairs(standing, faces)
       .map(([a, b]) => [ids[a], ids[b]].sort((x, y) => x - y))
       .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-    const expected = c.pairs
-      .map((p) => [...p].sort((x, y) => x - y))
-      .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    const expected = c.pairs.map((p) => [...p].sort((x, y) => x - y)).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     assert.deepEqual(pairs, expected);
     assert.equal(geometry.hasMove(standing, faces), c.has_move);
   });

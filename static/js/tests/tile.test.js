@@ -31,7 +31,11 @@ function cover(tris, point, normal) {
     const [a, b, c] = corners;
     const facing = cross(minus(b, a), minus(c, a));
     if (dot(facing, normal) <= 0 || Math.abs(dot(minus(point, a), facing)) > 1e-6) continue;
-    const sides = [[a, b], [b, c], [c, a]].map(([u, v]) => dot(cross(minus(v, u), minus(point, u)), facing));
+    const sides = [
+      [a, b],
+      [b, c],
+      [c, a],
+    ].map(([u, v]) => dot(cross(minus(v, u), minus(point, u)), facing));
     if (sides.every((s) => s > 1e-12)) n++;
   }
   return n;
