@@ -142,7 +142,9 @@ class Reads:
 @cache
 def _reads() -> Reads:
     return Reads(
-        Columns(Room, "r"),
+        # A move never looks at the host's choices or the removed: their
+        # JSON is left unread (deferred on the Room read).
+        Columns(Room, "r", leave_out=("settings", "removed")),
         Columns(Member, "m"),
         Columns(Round, "rd", leave_out=_DEALT),
         Columns(Racer, "rc"),
