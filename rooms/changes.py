@@ -6,11 +6,13 @@ on the state the last one left; the room's version counts the events.
 Events are saved with their version in the same transaction and published
 only after it commits. A change to the round in play (a person's move, a
 bot's, a timer's) takes `round_action`'s path, or `finish`'s for the timer:
-lock and read in one round trip (rooms.sql, rooms.move_tx), the pure rule,
-the writes and events, publish after COMMIT. Seat changes and deals, which
-add and remove rows of several kinds, take `room_change`'s: the same order
-(lock, read, apply, write, number the events, publish after commit) in an
-ORM transaction, the round in play applied through `Change.play`.
+lock and read in one round trip with statements built from the models
+(rooms.sql, rooms.move_tx), the pure rule, the writes and events, publish
+after COMMIT. Seat changes and deals, which add and remove rows of several
+kinds, take `room_change`'s: the same order (lock, read, apply, write,
+number the events, publish after commit) through the ORM, the round in play
+applied through `Change.play`. Both are `transaction.atomic` blocks that
+publish with `on_commit`.
 """
 
 from collections.abc import Callable, Iterator, Sequence
@@ -172,18 +174,18 @@ def emit(
 
 
 def finish(
-    move: move_tx.Move,
+    tx: move_tx.RoundTransaction,
     room: Room,
     play: sql.InPlay,
     new: State,
     now: datetime,
     *writes: move_tx.Statement,
-) -> list[Message]:
+) -> None:
     """End a change to the round in play with its new state and any other
-    `writes`; the events to publish once `move` has ended."""
+    `writes`, its events published once `tx` commits."""
     messages, statements = ending(room, play, new, now, *writes)
-    move.finish(statements)
-    return messages
+    tx.finish(statements)
+    publish_on_commit(room.code, messages)
 
 
 def ending(
@@ -219,19 +221,18 @@ def round_action(
     `player`'s own seat (never a seat named by the client): lock the room
     and read what is in play in one round trip, apply `change` in a race
     or `shared` in Together (None: the mode has no such action), write,
-    and publish after commit (two round trips on PostgreSQL, rooms.move_tx)."""
-    with move_tx.move() as move:
-        locked = sql.lock_seat(code, player.pk, move)
+    and publish after commit (rooms.move_tx)."""
+    with move_tx.move() as tx:
+        locked = sql.lock_seat(code, player.pk, tx)
         if locked is None:
             raise no_room(code)
-        seat = locked.row.seat
-        if seat is None:
+        if locked.member is None:
             raise Forbidden("not_member", gettext("you are not in this room"))
         if locked.play is None:
             raise Conflict("no_race", gettext("no race is in progress"))
         # Read after the lock: changes to a room are applied in time order.
         now, room, play = clock.current_time(), locked.room, locked.play
-        old = play.state
+        seat, old = locked.member.seat, play.state
         new: State
         if not isinstance(old, together.Together):
             new = change(old, seat, room, now)
@@ -240,6 +241,5 @@ def round_action(
         else:
             new = shared(old, seat, room, now)
         writes = extra(locked, old, new) if extra else ()
-        messages = finish(move, room, play, new, now, *writes)
-    publish_on_commit(room.code, messages)  # committed by now
+        finish(tx, room, play, new, now, *writes)
     return room

@@ -8,9 +8,11 @@ through rooms.actions (under the room's row lock), never by saving these
 directly.
 """
 
+import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import models
 
@@ -28,6 +30,32 @@ NAME_MAX = 32
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_revision() -> int:
+    """A row's new revision: any number its last one is not. Random rather
+    than counted, so a write that was rolled back, or one made from a stale
+    copy of the row, cannot bring back a number another write used."""
+    return random.getrandbits(62)
+
+
+class Revised(models.Model):
+    """A row whose `revision` changes with every write: rooms.sql keeps the
+    state it last decoded from a row under that number, so an unchanged row
+    is not decoded again. Writes through `save` and through rooms.sql's
+    statements set it; nothing else may write these rows."""
+
+    revision = models.BigIntegerField(default=0, db_default=0)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        self.revision = new_revision()
+        fields = kwargs.get("update_fields")
+        if fields is not None:
+            kwargs["update_fields"] = [*fields, "revision"]
+        super().save(*args, **kwargs)
 
 
 class RoomQuerySet(models.QuerySet):
@@ -124,7 +152,7 @@ class Dealt:
     witness: tuple[tuple[int, int], ...]  # the engine's clearing order
 
 
-class Round(models.Model):
+class Round(Revised):
     """One deal in a room, played by the rules its `mode` names: a race (each
     seat's pile in Racer rows) or Together (one shared pile, its state in
     `together`). `status` is "racing" while either is in play."""
@@ -159,7 +187,8 @@ class Round(models.Model):
     # in the fields above); see rooms.together_store. Null for a race.
     together = models.JSONField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Revised.Meta):
+        abstract = False
         constraints = [
             models.UniqueConstraint(
                 fields=["room", "number"], name="one_round_a_number"
@@ -197,10 +226,8 @@ class Round(models.Model):
 
     def set_state(self, state: race.Race) -> None:
         """Copy the race-wide part of a new state onto this row (not saved)."""
-        self.status = state.status
-        self.banked_ms = state.clock.banked_ms
-        self.running_since = state.clock.running_since
-        self.paused = state.paused
+        for name, value in round_fields(state).items():
+            setattr(self, name, value)
 
     @property
     def is_together(self) -> bool:
@@ -218,15 +245,27 @@ class Round(models.Model):
 
     def set_together(self, state: Together) -> None:
         """Copy a Together state onto this row (not saved)."""
+        for name, value in round_fields(state).items():
+            setattr(self, name, value)
+
+
+def round_fields(state: race.Race | Together) -> dict[str, Any]:
+    """The fields of a Round that its state in play sets, by name."""
+    fields: dict[str, Any] = {
+        "banked_ms": state.clock.banked_ms,
+        "running_since": state.clock.running_since,
+        "paused": state.paused,
+    }
+    if isinstance(state, Together):
         playing = state.status == TOGETHER_PLAYING
-        self.status = self.Status.RACING if playing else self.Status.OVER
-        self.banked_ms = state.clock.banked_ms
-        self.running_since = state.clock.running_since
-        self.paused = state.paused
-        self.together = together_store.dump(state)
+        fields["status"] = Round.Status.RACING if playing else Round.Status.OVER
+        fields["together"] = together_store.dump(state)
+    else:
+        fields["status"] = state.status
+    return fields
 
 
-class Racer(models.Model):
+class Racer(Revised):
     """One seat's own copy of a round's pile."""
 
     class Status(models.TextChoices):
@@ -251,11 +290,11 @@ class Racer(models.Model):
     shuffles = models.PositiveIntegerField(default=0)
     end_ms = models.PositiveBigIntegerField(null=True, blank=True)
     bot_at_ms = models.PositiveBigIntegerField(null=True, blank=True)
-    # Kept for queries and the admin; the rules count from `steps`. Written
-    # by rooms.sql, the only writer of racers.
+    # Kept for queries and the admin; the rules count from `steps`.
     matches = models.PositiveIntegerField(default=0)
 
-    class Meta:
+    class Meta(Revised.Meta):
+        abstract = False
         ordering = ["seat"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="one_racer_a_seat")
@@ -265,18 +304,41 @@ class Racer(models.Model):
         return f"{self.name} in {self.round_id} ({self.status})"
 
     def state(self) -> race.Racer:
-        return racer_state(
-            self.seat,
-            self.name,
-            self.bot_level,
-            self.status,
-            tuple(self.faces),
-            step_states(self.steps),
-            self.penalty_ms,
-            self.shuffles,
-            self.end_ms,
-            self.bot_at_ms,
+        return race.Racer(
+            seat=self.seat,
+            name=self.name,
+            faces=tuple(self.faces),
+            bot=self.bot_level,
+            status=self.status,
+            steps=step_states(self.steps),
+            penalty_ms=self.penalty_ms,
+            shuffles=self.shuffles,
+            end_ms=self.end_ms,
+            bot_at_ms=self.bot_at_ms,
         )
+
+
+def racer_fields(state: race.Racer) -> dict[str, Any]:
+    """The fields of a Racer row that hold `state` (Racer.state's inverse),
+    by name."""
+    return {
+        "seat": state.seat,
+        "name": state.name,
+        "bot_level": state.bot,
+        "status": state.status,
+        "faces": list(state.faces),
+        "steps": [
+            {"ms": ms, "pair": list(pair)}
+            if pair is not None
+            else {"ms": ms, "faces": list(faces_before or ())}
+            for ms, pair, faces_before in state.steps
+        ],
+        "penalty_ms": state.penalty_ms,
+        "shuffles": state.shuffles,
+        "end_ms": state.end_ms,
+        "bot_at_ms": state.bot_at_ms,
+        "matches": state.matches,
+    }
 
 
 def step_states(steps: list[dict]) -> tuple[race.Step, ...]:
@@ -286,34 +348,6 @@ def step_states(steps: list[dict]) -> tuple[race.Step, ...]:
         if "pair" in s
         else race.shuffled(s["ms"], tuple(s["faces"]))
         for s in steps
-    )
-
-
-def racer_state(
-    seat: int,
-    name: str,
-    bot: str,
-    status: str,
-    faces: tuple[str, ...],
-    steps: tuple[race.Step, ...],
-    penalty_ms: int,
-    shuffles: int,
-    end_ms: int | None,
-    bot_at_ms: int | None,
-) -> race.Racer:
-    """A racer's state from the columns of its row, the JSON ones decoded
-    (rooms.sql reads them without building a Racer row)."""
-    return race.Racer(
-        seat=seat,
-        name=name,
-        faces=faces,
-        bot=bot,
-        status=status,
-        steps=steps,
-        penalty_ms=penalty_ms,
-        shuffles=shuffles,
-        end_ms=end_ms,
-        bot_at_ms=bot_at_ms,
     )
 
 

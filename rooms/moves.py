@@ -83,18 +83,17 @@ def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
     harmless and free)."""
     if not new.paused or old.paused:
         return ()
-    row = locked.row
+    member, round_id = locked.member, locked.room.current_round_id
     # A player's lock read their seat and its count; the round is in play.
-    assert row.seat is not None and row.pauses is not None
-    assert row.current_round_id is not None
-    used = row.pauses if row.pauses_round == row.current_round_id else 0
+    assert member is not None and round_id is not None
+    used = member.pauses if member.pauses_round == round_id else 0
     if used >= PAUSES_PER_DEAL:
         raise Refused(
             "no_pauses_left",
             gettext("you have used your %(pauses)s pauses of this deal")
             % {"pauses": local_digits(PAUSES_PER_DEAL)},
         )
-    return sql.pause_writes(row.id, row.seat, used + 1, row.current_round_id)
+    return sql.pause_writes(locked.room.pk, member.seat, used + 1, round_id)
 
 
 def pause(code: str, player: Player) -> Room:

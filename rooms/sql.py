@@ -1,116 +1,154 @@
-"""The rows of a move, read and written with fixed SQL statements.
+"""A move's rows, read and written with statements built from the models.
 
-Every pair and every bot move runs this path, hundreds of times a second
-with a hundred rooms on one machine. Django builds each query anew, which
-costs more CPU than the database spends running it (1.5 ms to compile the
-query that finds a seat and locks its room, 0.4 ms to run it by hand), so
-the path of a move uses plain statements instead:
+Every pair and bot move runs this path, hundreds of times a second with a
+hundred rooms on one machine. Django builds each query anew, which costs
+more CPU than the database spends running it (1.5 ms to compile the query
+that finds a seat and locks its room, 0.4 ms to run it), so the path of a
+move builds its statements here, from the models' metadata: each model's
+concrete fields, their columns and their conversions to and from the
+database. The rows come back as model instances (`Model.from_db`). A field
+added to Room, Member, Round or Racer is read and written here with no
+change to this module.
 
 - `due_rooms` finds the rooms the timer process must see to;
 - `lock_seat` / `lock_due` lock the room row and read it (with the
-  member's seat, their pause count and the round's mode) into a RoomRow,
-  then, in the same round trip on PostgreSQL (a Move, rooms.move_tx),
-  read what is in play: the round's changing columns (a Together state
-  among them) and a race's racers, into RoundRow and RacerRow. The read
-  is a second statement on purpose: in PostgreSQL, a statement that waited
-  for a row lock sees the locked row as the last writer left it but the
-  other rows of its join as they were when it began, so rows read in the
-  locking statement could be stale. `load_play` reads a round by itself,
-  without a lock (hints, joins, deals);
+  member's seat row), then, in the same round trip on PostgreSQL
+  (rooms.move_tx), read what is in play: the round's row and a race's
+  racers. The read is a second statement on purpose: in PostgreSQL, a
+  statement that waited for a row lock sees the locked row as the last
+  writer left it but the other rows of its join as they were when it
+  began, so rows read in the locking statement could be stale.
+  `load_play` reads a round by itself, without a lock (hints, joins,
+  deals);
 - `race_writes`, `together_writes` and `pause_writes` give the statements
   that save what changed, and `event_writes` those that store the events
-  and the room's new version: a Move finishes with them, `add_events`
+  and the room's new version: a move finishes with them, `add_events`
   runs them (one round trip on PostgreSQL).
 
-The round's fixed columns (the layout snapshot, faces as dealt, the
-witness) are read once per process (`_dealt`), each racer's state is kept
-with the row it came from (`_racer`), and a Together state with the text
-it was written as (`_together`). The statements run on SQLite
-too (without row locks: its transactions are taken whole, see settings).
+Decoding is most of a read's CPU, so a process keeps what never changes
+in a round after the deal (`_dealt`), and each racer's and each Together
+round's state with the `revision` of the row it came from or was written
+as (rooms.models.Revised): a row whose revision is the one kept is not
+decoded again. The statements run on SQLite too (without row locks: its
+transactions are taken whole, see settings).
 """
 
-import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import lru_cache
+from datetime import datetime
+from functools import cache, lru_cache
 from itertools import groupby
 from operator import itemgetter
-from typing import NamedTuple, overload
+from typing import Any
 
-from django.db import connection
-from django.utils import timezone
+from django.db import connection, models
+from django.db.models import JSONField
+from psycopg.types.json import Jsonb
 
 from games.play import Clock
 from monitoring import metrics
-from rooms import race, together, together_store
-from rooms.models import Dealt, Room, Round, racer_state, step_states
-from rooms.move_tx import Move, Statement, execute_all, prepared
+from rooms import race, together_store
+from rooms.models import (
+    Dealt,
+    Event,
+    Member,
+    Racer,
+    Room,
+    Round,
+    new_revision,
+    racer_fields,
+    round_fields,
+)
+from rooms.move_tx import RoundTransaction, Statement, execute_all, prepared
 from rooms.publish import Message
 from rooms.together import Together
 
-# The JSON columns come as text: `_racer` compares them with the last read.
-# A racer's faces only once shuffled: until then they are the round's as
-# dealt (a shuffle counts even when undone, so no shuffle means none ever
-# happened), and four racers' faces were most of the text a move read.
-_RACER_COLUMNS = (
-    "rc.seat, rc.name, rc.bot_level, rc.status,"
-    " CASE WHEN rc.shuffles = 0 THEN NULL ELSE CAST(rc.faces AS TEXT) END,"
-    " CAST(rc.steps AS TEXT), rc.penalty_ms, rc.shuffles, rc.end_ms, rc.bot_at_ms"
-)
-
-
 # Statements with their parameters, run together by `add_events` or
-# `Move.finish`.
+# `RoundTransaction.finish`.
 Writes = Sequence[Statement]
 
-
-class RoomRow(NamedTuple):
-    """The columns a lock reads: the room's, its round's mode, and (for a
-    player's lock) their seat and pause count."""
-
-    id: int
-    code: str
-    host_id: int | None
-    status: str
-    version: int
-    current_round_id: int | None
-    locked: bool
-    mode: str | None  # the current round's mode; None with no round
-    seat: int | None  # None: not a member (or the timer's lock)
-    pauses: int | None
-    pauses_round: int | None
+# Round fields that never change after the deal: read once per process
+# (`_dealt`), not with every move.
+_DEALT = ("layout_slug", "layout_name", "positions", "faces", "witness")
 
 
-class RoundRow(NamedTuple):
-    """A round's changing columns (`_ROUND_COLUMNS`)."""
-
-    id: int
-    mode: str
-    seed: str
-    dealt_at: datetime
-    limit_ms: int | None
-    status: str
-    banked_ms: int
-    running_since: datetime | None
-    paused: bool
-    together: str | None  # Together's state as JSON text; None in a race
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
 
 
-class RacerRow(NamedTuple):
-    """A racer's columns (`_RACER_COLUMNS`), as compared with the last read."""
+@cache  # the texts below are built once per process
+def _column(model: type[models.Model], name: str, alias: str = "") -> str:
+    column = _q(model._meta.get_field(name).column)
+    return f"{alias}.{column}" if alias else column
 
-    seat: int
-    name: str
-    bot_level: str
-    status: str
-    faces: str | None  # None until shuffled: the round's faces as dealt
-    steps: str
-    penalty_ms: int
-    shuffles: int
-    end_ms: int | None
-    bot_at_ms: int | None
+
+class Columns:
+    """Some of a model's concrete fields (all but `leave_out`) as a select
+    list under a table alias, and rows of them back into instances, each
+    value converted as Django's own queries convert it."""
+
+    def __init__(
+        self, model: type[models.Model], alias: str, leave_out: Sequence[str] = ()
+    ) -> None:
+        fields = [f for f in model._meta.concrete_fields if f.name not in leave_out]
+        self.model = model
+        self.names = [f.attname for f in fields]
+        self._at = {name: i for i, name in enumerate(self.names)}
+        self.sql = ", ".join(f"{alias}.{_q(f.column)}" for f in fields)
+        self.converters = []
+        for i, field in enumerate(fields):
+            col = field.get_col(alias)
+            found = [
+                *connection.ops.get_db_converters(col),
+                *col.get_db_converters(connection),
+            ]
+            if found:
+                self.converters.append((i, col, found))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def at(self, name: str) -> int:
+        """Where field `name` (its attname) is in a row."""
+        return self._at[name]
+
+    def instance(self, values: Sequence[Any]) -> Any:
+        values = list(values)
+        for i, col, converters in self.converters:
+            value = values[i]
+            for convert in converters:
+                value = convert(value, col, connection)
+            values[i] = value
+        return self.model.from_db(connection.alias, self.names, values)
+
+
+@dataclass(frozen=True)
+class Reads:
+    """The select lists of a move's reads, built once per process."""
+
+    room: Columns
+    member: Columns
+    round: Columns
+    racer: Columns
+
+    @property
+    def play(self) -> str:
+        """The columns of a read of what is in play: a row a racer (one row
+        with no racer in Together)."""
+        return f"{self.round.sql}, {self.racer.sql}"
+
+
+@cache
+def _reads() -> Reads:
+    return Reads(
+        # A move never looks at the host's choices or the removed: their
+        # JSON is left unread (deferred on the Room read).
+        Columns(Room, "r", leave_out=("settings", "removed")),
+        Columns(Member, "m"),
+        Columns(Round, "rd", leave_out=_DEALT),
+        Columns(Racer, "rc"),
+    )
 
 
 @dataclass(frozen=True)
@@ -123,11 +161,12 @@ class InPlay:
 
 @dataclass(frozen=True)
 class Locked:
-    """A room whose row this transaction has locked, with what is in play
-    in it, read after the lock (None: no race or Together game on)."""
+    """A room whose row this transaction has locked, with the player's
+    seat in it (None: not a member, or the timer's lock) and what is in
+    play in it, read after the lock (None: no race or Together game on)."""
 
-    room: Room  # id, code, host, status, version, current round (not saved)
-    row: RoomRow
+    room: Room
+    member: Member | None
     play: InPlay | None
 
 
@@ -137,68 +176,74 @@ def _for_update(skip_locked: bool = False) -> str:
     return " FOR UPDATE OF r SKIP LOCKED" if skip_locked else " FOR UPDATE OF r"
 
 
-@overload
-def _aware(value: datetime) -> datetime: ...
-@overload
-def _aware(value: datetime | None) -> datetime | None: ...
-def _aware(value: datetime | None) -> datetime | None:
-    # SQLite stores UTC without its zone.
-    if value is None or timezone.is_aware(value):
-        return value
-    return value.replace(tzinfo=UTC)
+def _prep(model: type[models.Model], name: str, value: Any) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
-def _when(value: datetime | None):
-    return connection.ops.adapt_datetimefield_value(value)
-
-
-def _room(row: RoomRow) -> Room:
-    return Room(
-        id=row.id,
-        code=row.code,
-        host_id=row.host_id,
-        status=row.status,
-        version=row.version,
-        current_round_id=row.current_round_id,
-        locked=row.locked,
+@cache
+def _in_play_of(where: str) -> str:
+    """The end of a read of what is in play in the rooms `where` picks."""
+    round_of = _column(Room, "current_round", "r")
+    racer_round = _column(Racer, "round", "rc")
+    return (
+        f" FROM {Room._meta.db_table} r"
+        f" JOIN {Round._meta.db_table} rd ON rd.{_q('id')} = {round_of}"
+        f" LEFT JOIN {Racer._meta.db_table} rc ON {racer_round} = rd.{_q('id')}"
+        f" WHERE {where} ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
 
 
-_ROOM_COLUMNS = (
-    "r.id, r.code, r.host_id, r.status, r.version, r.current_round_id,"
-    " r.locked, rd.mode"
-)
-
-
-def lock_seat(code: str, player_id: int, move: Move) -> Locked | None:
-    """Lock an open room and read the player's seat in it (`row.seat`, None
-    when they have none) and what is in play; None when the room is
-    missing or closed."""
-    sql = (
-        f"SELECT {_ROOM_COLUMNS}, m.seat, m.pauses, m.pauses_round"
-        " FROM rooms_room r"
-        " LEFT JOIN rooms_member m ON m.room_id = r.id AND m.player_id = %s"
-        " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
-        " WHERE r.code = %s AND r.status <> %s"
+@cache
+def _seat_statements() -> tuple[str, str]:
+    """`lock_seat`'s lock and read."""
+    reads = _reads()
+    room_code = _column(Room, "code", "r")
+    lock = (
+        f"SELECT {reads.room.sql}, {reads.member.sql}"
+        f" FROM {Room._meta.db_table} r"
+        f" LEFT JOIN {Member._meta.db_table} m"
+        f" ON {_column(Member, 'room', 'm')} = r.{_q('id')}"
+        f" AND {_column(Member, 'player', 'm')} = %s"
+        f" WHERE {room_code} = %s AND {_column(Room, 'status', 'r')} <> %s"
     )
-    lock = (sql + _for_update(), [player_id, code, Room.Status.CLOSED])
-    return _lock(lock, "r.code = %s", code, move)
+    read = f"SELECT {reads.play}{_in_play_of(f'{room_code} = %s')}"
+    return lock + _for_update(), read
 
 
-def lock_due(room_ids: Sequence[int], now: datetime, move: Move) -> list[Locked]:
+def lock_seat(code: str, player_id: int, tx: RoundTransaction) -> Locked | None:
+    """Lock an open room and read the player's seat in it (None when they
+    have none) and what is in play; None when the room is missing or
+    closed."""
+    reads = _reads()
+    lock_sql, read_sql = _seat_statements()
+    lock = (lock_sql, [player_id, code, Room.Status.CLOSED])
+    rows, read_rows = tx.read(lock, (read_sql, [code]))
+    if not rows:
+        return None
+    width = len(reads.room)
+    room = reads.room.instance(rows[0][:width])
+    member_row = rows[0][width:]
+    member = None if member_row[0] is None else reads.member.instance(member_row)
+    return Locked(room, member, _in_play(read_rows))
+
+
+def lock_due(
+    room_ids: Sequence[int], now: datetime, tx: RoundTransaction
+) -> list[Locked]:
     """Lock those of `room_ids` whose wake_at has come and read what is in
     play in each, all in one round trip (the timer's batch), leaving out
     the rooms another transaction holds (that one sees to them, and a
     timer never waits on another)."""
+    reads = _reads()
     among, ids = _among(room_ids)
     sql = (
-        f"SELECT {_ROOM_COLUMNS}, NULL, NULL, NULL FROM rooms_room r"
-        " LEFT JOIN rooms_round rd ON rd.id = r.current_round_id"
-        f" WHERE {among} AND r.wake_at <= %s ORDER BY r.id"
+        f"SELECT {reads.room.sql} FROM {Room._meta.db_table} r"
+        f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
+        f" ORDER BY r.{_q('id')}"
     )
-    lock = (sql + _for_update(skip_locked=True), [*ids, _when(now)])
-    read = f"SELECT r.id, {_ROUND_COLUMNS}, {_RACER_COLUMNS}{_in_play_of(among)}"
-    rows, read_rows = move.read(lock, (read, ids))
+    lock = (sql + _for_update(skip_locked=True), [*ids, _prep(Room, "wake_at", now)])
+    read = f"SELECT r.{_q('id')}, {reads.play}{_in_play_of(among)}"
+    rows, read_rows = tx.read(lock, (read, ids))
     # The read cannot wait for the lock's answer in the same round trip, so
     # it reads every room asked for: those the lock skipped are left out.
     plays = {
@@ -207,9 +252,8 @@ def lock_due(room_ids: Sequence[int], now: datetime, move: Move) -> list[Locked]
     }
     locked = []
     for row in rows:
-        room_row = RoomRow._make(row)
-        play = _in_play(plays.get(room_row.id, []))
-        locked.append(Locked(_room(room_row), room_row, play))
+        room = reads.room.instance(row)
+        locked.append(Locked(room, None, _in_play(plays.get(room.pk, []))))
     return locked
 
 
@@ -217,44 +261,36 @@ def _among(room_ids: Sequence[int]) -> tuple[str, list]:
     """`r.id` among `room_ids`, and its parameters: one array on PostgreSQL,
     so the statement's text (prepared once) is the same for any count."""
     if connection.vendor == "postgresql":
-        return "r.id = ANY(%s)", [list(room_ids)]
-    return f"r.id IN ({', '.join(['%s'] * len(room_ids))})", list(room_ids)
-
-
-def _in_play_of(where: str) -> str:
-    """The end of a read of what is in play in the rooms `where` picks: a
-    row a racer (one row with no racer in Together), room by room."""
-    return (
-        " FROM rooms_room r JOIN rooms_round rd ON rd.id = r.current_round_id"
-        " LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
-        f" WHERE {where} ORDER BY r.id, rc.seat"
-    )
-
-
-def _lock(lock: Statement, where: str, key, move: Move) -> Locked | None:
-    """Run a lock of one room and then the read of the round in play in it
-    (`where` finds the room by `key`: the lock's result cannot be a
-    parameter of a statement sent with it)."""
-    read = f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS}{_in_play_of(where)}"
-    rows, read_rows = move.read(lock, (read, [key]))
-    if not rows:
-        return None
-    room_row = RoomRow._make(rows[0])
-    return Locked(_room(room_row), room_row, _in_play(read_rows))
+        return f"r.{_q('id')} = ANY(%s)", [list(room_ids)]
+    marks = ", ".join(["%s"] * len(room_ids))
+    return f"r.{_q('id')} IN ({marks})", list(room_ids)
 
 
 def due_rooms(now: datetime, limit: int, part: int, parts: int) -> list[int]:
     """Rooms whose wake_at has come, the most overdue first, among those
     whose id leaves `part` when divided by `parts` (the timer's threads
     share the rooms that way; each looks many times a second)."""
+    wake_at = _column(Room, "wake_at")
     with prepared() as cursor:
         cursor.execute(
-            "SELECT id, wake_at FROM rooms_room WHERE wake_at <= %s"
-            " AND id %% %s = %s ORDER BY wake_at LIMIT %s",
-            [_when(now), parts, part, limit],
+            f"SELECT {_q('id')}, {wake_at} FROM {Room._meta.db_table}"
+            f" WHERE {wake_at} <= %s AND {_q('id')} %% %s = %s"
+            f" ORDER BY {wake_at} LIMIT %s",
+            [_prep(Room, "wake_at", now), parts, part, limit],
         )
         found = cursor.fetchall()
-    metrics.timer_lateness(now, [_aware(wake_at) for _, wake_at in found])
+    field = Room._meta.get_field("wake_at")
+    col = field.get_col(Room._meta.db_table)
+    converters = [
+        *connection.ops.get_db_converters(col),
+        *col.get_db_converters(connection),
+    ]
+    times = []
+    for _, wake_at in found:
+        for convert in converters:
+            wake_at = convert(wake_at, col, connection)
+        times.append(wake_at)
+    metrics.timer_lateness(now, times)
     return [room_id for room_id, _ in found]
 
 
@@ -263,298 +299,226 @@ def _dealt(round_id: int, seed: str) -> Dealt:
     """A round's part that never changes after the deal. Keyed by the seed
     too, so a reused id (SQLite reuses them after a rollback) cannot bring
     back another round's deal."""
-    fields = ("layout_slug", "layout_name", "positions", "faces", "witness")
-    row = Round.objects.filter(pk=round_id, seed=seed).values(*fields).get()
-    return Round(**row).dealt()
-
-
-_ROUND_COLUMNS = (
-    "rd.id, rd.mode, rd.seed, rd.dealt_at, rd.limit_ms, rd.status, rd.banked_ms,"
-    " rd.running_since, rd.paused, CAST(rd.together AS TEXT)"
-)
-_ROUND_WIDTH = len(RoundRow._fields)
+    return Round.objects.only(*_DEALT).get(pk=round_id, seed=seed).dealt()
 
 
 def load_play(round_id: int) -> InPlay | None:
     """A round in play and its state, read without a lock; None when the
     round is over."""
-    sql = (
-        f"SELECT {_ROUND_COLUMNS}, {_RACER_COLUMNS}"
-        " FROM rooms_round rd LEFT JOIN rooms_racer rc ON rc.round_id = rd.id"
-        " WHERE rd.id = %s ORDER BY rc.seat"
-    )
+    sql = f"SELECT {_reads().play}{_in_play_of(f'rd.{_q("id")} = %s')}"
     with prepared() as cursor:
         cursor.execute(sql, [round_id])
         return _in_play(cursor.fetchall())
 
 
-def _in_play(rows: list[tuple]) -> InPlay | None:
-    """The round in play and its state from its rows (`_ROUND_COLUMNS` and
-    `_RACER_COLUMNS`, a row a racer: one row with no racer in Together);
-    None when there is no round or it is over."""
-    if not rows:
-        return None
-    first = RoundRow._make(rows[0][:_ROUND_WIDTH])
-    if first.status != Round.Status.RACING:
-        return None
-    dealt = _dealt(first.id, first.seed)
-    clock = Clock(first.banked_ms, _aware(first.running_since))
-    dealt_at = _aware(first.dealt_at)
-    if first.together is not None:  # Together's column, null in a race
-        shared = _together((first.id, first.seed), first, dealt, clock, dealt_at)
-        return InPlay(first.id, shared)
-    key = (first.id, first.seed)
-    racers = [
-        _racer((*key, racer.seat), racer, dealt.faces)
-        for racer in (RacerRow._make(row[_ROUND_WIDTH:]) for row in rows)
-        if racer.seat is not None  # a round with no racer yet
-    ]
-    rnd = Round(
-        id=first.id,
-        mode=first.mode,
-        seed=first.seed,
-        status=first.status,
-        dealt_at=dealt_at,
-        limit_ms=first.limit_ms,
-        banked_ms=first.banked_ms,
-        running_since=clock.running_since,
-        paused=bool(first.paused),
-    )
-    return InPlay(first.id, rnd.state(racers, dealt))
-
-
-# Racers' states by (round id, seed, seat), with the row each was read from
-# (the seed because SQLite reuses ids after a rollback, and a new round's
-# row reads the same as an old one's until a shuffle shows its faces). A
-# move changes one racer's row, most often by adding one step to the end of
-# its undo log: the other racers of the room are reused as they are, and the
-# changed one decodes only its new step and shares the rest with its last
-# state. One entry a racer, and shared steps, keep the objects the garbage
-# collector walks few (a cache of every row version held ten times more,
-# and each move added some forty objects for the next collection to walk).
-KEEP_RACERS = 1024
-_kept: dict[tuple[int, str, int], tuple[RacerRow, race.Racer]] = {}
+# States by (round id, seed[, seat]) with the revision of the row they
+# were read from or written as: a racer's, a Together round's. The seed
+# because SQLite reuses ids after a rollback. One entry a row, the last
+# used last (the first dropped), keeps what the garbage collector walks
+# few.
+KEEP = 1024
+_kept: dict[tuple, tuple[int, Any]] = {}
 _kept_lock = threading.Lock()
 
 
-def _racer(
-    key: tuple[int, str, int], row: RacerRow, dealt: tuple[str, ...]
-) -> race.Racer:
-    """A racer's state from its row's columns (`_RACER_COLUMNS`); `dealt`,
-    the round's faces as dealt."""
+def _kept_state(key: tuple, revision: int) -> Any:
     with _kept_lock:
-        kept = _kept.pop(key, None)
-    if kept is not None and kept[0] == row:
-        racer = kept[1]
-    else:
-        racer = _decoded(row, kept, dealt)
+        kept = _kept.get(key)
+    return kept[1] if kept is not None and kept[0] == revision else None
+
+
+def _keep(key: tuple, revision: int, state: Any) -> None:
     with _kept_lock:
-        _kept[key] = (row, racer)  # last in: the last to be dropped
-        if len(_kept) > KEEP_RACERS:
+        _kept.pop(key, None)
+        _kept[key] = (revision, state)
+        if len(_kept) > KEEP:
             del _kept[next(iter(_kept))]
-    return racer
 
 
-def _decoded(
-    row: RacerRow, kept: tuple[RacerRow, race.Racer] | None, dealt: tuple[str, ...]
-) -> race.Racer:
-    if kept is None:
-        faces = _faces(row.faces, dealt)
-        steps = step_states(json.loads(row.steps))
-    else:
-        kept_row, last = kept
-        same_faces = row.faces == kept_row.faces
-        faces = last.faces if same_faces else _faces(row.faces, dealt)
-        steps = _steps(row.steps, kept_row.steps, last.steps)
-    return racer_state(
-        row.seat,
-        row.name,
-        row.bot_level,
-        row.status,
-        faces,
-        steps,
-        row.penalty_ms,
-        row.shuffles,
-        row.end_ms,
-        row.bot_at_ms,
+def _in_play(rows: list[tuple]) -> InPlay | None:
+    """The round in play and its state from its rows (`Reads.play`, a row
+    a racer: one row with no racer in Together); None when there is no
+    round or it is over."""
+    if not rows:
+        return None
+    reads = _reads()
+    width = len(reads.round)
+    rnd: Round = reads.round.instance(rows[0][:width])
+    if rnd.status != Round.Status.RACING:
+        return None
+    dealt = _dealt(rnd.pk, rnd.seed)
+    if rnd.together is not None:  # Together's column, null in a race
+        key = (rnd.pk, rnd.seed)
+        shared = _kept_state(key, rnd.revision)
+        if shared is None:
+            shared = together_store.load(
+                dealt.layout,
+                rnd.seed,
+                rnd.dealt_at,
+                Clock(rnd.banked_ms, rnd.running_since),
+                rnd.paused,
+                rnd.together,
+            )
+            _keep(key, rnd.revision, shared)
+        return InPlay(rnd.pk, shared)
+    racers = [
+        _racer((rnd.pk, rnd.seed), row[width:])
+        for row in rows
+        if row[width] is not None  # a round with no racer yet
+    ]
+    return InPlay(rnd.pk, rnd.state(racers, dealt))
+
+
+def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
+    """A racer's state from its row, decoded only when its revision is not
+    the one kept."""
+    columns = _reads().racer
+    seat, revision = row[columns.at("seat")], row[columns.at("revision")]
+    state = _kept_state((*key, seat), revision)
+    if state is None:
+        state = columns.instance(row).state()
+        _keep((*key, seat), revision, state)
+    return state
+
+
+def _update(
+    model: type[models.Model],
+    where: Mapping[str, Any],
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None = None,
+    revision: int | None = None,
+) -> Statement | None:
+    """An UPDATE of the fields of `new` that differ from `old` (all of them
+    without `old`) on the rows `where` picks (fields by name), and of a
+    Revised row's `revision` with them; None when nothing differs. On
+    PostgreSQL a JSON list that only grew (a move adds
+    a step to the undo log) gets its new items appended rather than the
+    whole list encoded, sent and parsed again."""
+    sets, params = [], []
+    appends = connection.vendor == "postgresql"
+    for name, value in new.items():
+        was = None if old is None else old.get(name)
+        if old is not None and was == value:
+            continue
+        field = model._meta.get_field(name)
+        column = _column(model, name)
+        grew = (
+            appends
+            and isinstance(field, JSONField)
+            and isinstance(was, list)
+            and isinstance(value, list)
+            and len(value) > len(was) > 0
+            and value[: len(was)] == was
+        )
+        if grew:
+            sets.append(f"{column} = {column} || %s")
+            value = value[len(was) :]
+        else:
+            sets.append(f"{column} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    if not sets:
+        return None
+    if revision is not None:
+        sets.append(f"{_column(model, 'revision')} = %s")
+        params.append(revision)
+    conditions = [f"{_column(model, name)} = %s" for name in where]
+    params += [_prep(model, name, value) for name, value in where.items()]
+    return (
+        f"UPDATE {model._meta.db_table} SET {', '.join(sets)}"
+        f" WHERE {' AND '.join(conditions)}",
+        params,
     )
 
 
-def _faces(text: str | None, dealt: tuple[str, ...]) -> tuple[str, ...]:
-    """A racer's faces from their JSON text; None: as dealt."""
-    return dealt if text is None else tuple(json.loads(text))
+class Encoded(str):
+    """A JSON value already encoded as text (an event's data, encoded once
+    for sending too): `_insert` sends that text as it is."""
 
 
-def _steps(
-    text: str, kept_text: str, kept: tuple[race.Step, ...]
-) -> tuple[race.Step, ...]:
-    """The undo log from its JSON text, reusing the steps of the last text
-    read when the new one starts with all of them: JSON text that begins
-    with a whole array's elements and a comma holds those same elements
-    first."""
-    if text == kept_text:
-        return kept
-    head = kept_text[:-1] + ", "  # "[a, b" + ", ": only when kept has steps
-    if kept and text.startswith(head):
-        return kept + step_states(json.loads("[" + text[len(head) :]))
-    return step_states(json.loads(text))
+def _encoded(text: Encoded) -> Jsonb | str:
+    if connection.vendor == "postgresql":
+        return Jsonb(text, dumps=lambda _: text)
+    return text  # SQLite keeps JSON as text
 
 
-def _steps_json(steps: Sequence[race.Step]):
-    """Undo log entries as the `steps` column holds them (a JSON array)."""
-    entries = [
-        {"ms": ms, "pair": list(pair)}
-        if pair is not None
-        else {"ms": ms, "faces": list(faces_before or ())}
-        for ms, pair, faces_before in steps
-    ]
-    return connection.ops.adapt_json_value(entries, None)
+def _insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> Statement:
+    """One INSERT of `rows` (fields by name; the others take their
+    defaults), every concrete field but the primary key."""
+    fields = _inserted(model)
+    params = []
+    for row in rows:
+        for field in fields:
+            value = row[field.name] if field.name in row else field.get_default()
+            if isinstance(value, Encoded):
+                params.append(_encoded(value))
+            else:
+                params.append(field.get_db_prep_save(value, connection))
+    return _insert_sql(model, len(rows)), params
 
 
-def _steps_update(prev: race.Racer, racer: race.Racer) -> tuple[str, object]:
-    """How an update sets a racer's undo log: the expression and its value.
-    On PostgreSQL a log that only grew (a move adds a step) gets its new
-    steps appended, rather than the whole log encoded, sent and parsed
-    again; on SQLite `||` would join two texts."""
-    kept = len(prev.steps)
-    if connection.vendor == "postgresql" and racer.steps[:kept] == prev.steps:
-        return "steps || %s", _steps_json(racer.steps[kept:])
-    return "%s", _steps_json(racer.steps)
+@cache
+def _inserted(model: type[models.Model]) -> list[models.Field]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def _racer_values(racer: race.Racer, steps) -> list:
-    return [
-        racer.status,
-        steps,
-        racer.penalty_ms,
-        racer.shuffles,
-        racer.end_ms,
-        racer.bot_at_ms,
-        racer.matches,
-    ]
+@cache
+def _insert_sql(model: type[models.Model], rows: int) -> str:
+    fields = _inserted(model)
+    marks = f"({', '.join(['%s'] * len(fields))})"
+    columns = ", ".join(_q(f.column) for f in fields)
+    return (
+        f"INSERT INTO {model._meta.db_table} ({columns})"
+        f" VALUES {', '.join([marks] * rows)}"
+    )
 
 
 def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     """The statements that write what changed from `old` to `new`: each
-    racer that changed (the faces, a long list, only when a shuffle or its
-    undo changed them; a racer new to the race is added) and the round's
+    racer that changed (a racer new to the race is added) and the round's
     status and clock. `add_events` runs them."""
     before = {r.seat: r for r in old.racers}
-    json_value = connection.ops.adapt_json_value
     writes = []
+    added = []
     for racer in new.racers:
         prev = before.get(racer.seat)
         if prev == racer:
             continue
-        faces = json_value(list(racer.faces), None)  # sent when new or changed
+        revision = new_revision()
+        fields = racer_fields(racer)
         if prev is None:
-            values = _racer_values(racer, _steps_json(racer.steps))
-            writes.append(
-                (
-                    "INSERT INTO rooms_racer (round_id, seat, name, bot_level,"
-                    " status, steps, penalty_ms, shuffles, end_ms, bot_at_ms,"
-                    " matches, faces)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    [round_id, racer.seat, racer.name, racer.bot, *values, faces],
-                )
-            )
-            continue
-        set_steps, steps = _steps_update(prev, racer)
-        values = _racer_values(racer, steps)
-        set_faces, params = "", values
-        if prev.faces != racer.faces:
-            set_faces, params = ", faces = %s", [*values, faces]
-        writes.append(
-            (
-                f"UPDATE rooms_racer SET status = %s, steps = {set_steps},"
-                " penalty_ms = %s, shuffles = %s, end_ms = %s, bot_at_ms = %s,"
-                f" matches = %s{set_faces} WHERE round_id = %s AND seat = %s",
-                [*params, round_id, racer.seat],
-            )
-        )
-    if (new.status, new.clock, new.paused) != (old.status, old.clock, old.paused):
-        writes.append(
-            (
-                "UPDATE rooms_round SET status = %s, banked_ms = %s,"
-                " running_since = %s, paused = %s WHERE id = %s",
-                [
-                    new.status,
-                    new.clock.banked_ms,
-                    _when(new.clock.running_since),
-                    new.paused,
-                    round_id,
-                ],
-            )
-        )
-    return writes
-
-
-# Together states by (round id, seed), with the JSON text each was written
-# as (rooms.together_store.dumps prints it as jsonb does): when a move reads
-# back the text the last one wrote in this process, the state is known
-# without decoding it again. One entry a round, as for racers.
-_kept_together: dict[tuple[int, str], tuple[str, Together]] = {}
-
-
-def _together(
-    key: tuple[int, str], row: RoundRow, dealt: Dealt, clock: Clock, dealt_at: datetime
-) -> Together:
-    """A Together state from its round's row."""
-    assert row.together is not None
-    with _kept_lock:
-        kept = _kept_together.get(key)
-    if kept is not None and kept[0] == row.together:
-        state = kept[1]
-        # Its other columns are written with the text, but check them.
-        if state.clock == clock and state.paused == bool(row.paused):
-            return state
-    return together_store.load(
-        dealt.layout,
-        row.seed,
-        dealt_at,
-        clock,
-        bool(row.paused),
-        json.loads(row.together),
+            added.append({**fields, "round": round_id, "revision": revision})
+        else:
+            where = {"round": round_id, "seat": racer.seat}
+            update = _update(Racer, where, fields, racer_fields(prev), revision)
+            if update is not None:
+                writes.append(update)
+        _keep((round_id, new.seed, racer.seat), revision, racer)
+    if added:
+        writes.append(_insert(Racer, added))
+    update = _update(
+        Round, {"id": round_id}, round_fields(new), round_fields(old), new_revision()
     )
+    if update is not None:
+        writes.append(update)
+    return writes
 
 
 def together_writes(key: tuple[int, str], new: Together) -> Writes:
     """The statement that writes a Together state on its round `key` (id,
-    seed): the columns `Round.set_together` sets, without building a
-    Round."""
-    text = together_store.dumps(new)
-    with _kept_lock:
-        _kept_together.pop(key, None)
-        _kept_together[key] = (text, new)  # last in: the last to be dropped
-        if len(_kept_together) > KEEP_RACERS:
-            del _kept_together[next(iter(_kept_together))]
-    playing = new.status == together.PLAYING
-    json_text = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    return [
-        (
-            "UPDATE rooms_round SET status = %s, banked_ms = %s, running_since = %s,"
-            f" paused = %s, together = {json_text} WHERE id = %s",
-            [
-                Round.Status.RACING if playing else Round.Status.OVER,
-                new.clock.banked_ms,
-                _when(new.clock.running_since),
-                new.paused,
-                text,
-                key[0],
-            ],
-        )
-    ]
+    seed)."""
+    revision = new_revision()
+    _keep(key, revision, new)
+    update = _update(Round, {"id": key[0]}, round_fields(new), revision=revision)
+    assert update is not None  # no `old`: every field is written
+    return [update]
 
 
 def pause_writes(room_id: int, seat: int, pauses: int, round_id: int) -> Writes:
     """The statement that counts a seat's pauses of a deal."""
-    return [
-        (
-            "UPDATE rooms_member SET pauses = %s, pauses_round = %s"
-            " WHERE room_id = %s AND seat = %s",
-            [pauses, round_id, room_id, seat],
-        )
-    ]
+    where = {"room": room_id, "seat": seat}
+    update = _update(Member, where, {"pauses": pauses, "pauses_round": round_id})
+    assert update is not None
+    return [update]
 
 
 def add_events(
@@ -567,29 +531,27 @@ def add_events(
         execute_all(cursor, event_writes(room, events, now, writes))
 
 
+def _event_data(message: Message) -> Encoded | None:
+    return None if message.data_json is None else Encoded(message.data_json)
+
+
 def event_writes(
     room: Room, events: list[Message], now: datetime, writes: Writes = ()
 ) -> list[Statement]:
-    """The statements of `add_events`, for a Move to finish with."""
-    created = _when(now)
-    statements = [
-        *writes,
-        (
-            "UPDATE rooms_room SET version = %s, wake_at = %s WHERE id = %s",
-            [room.version, _when(room.wake_at), room.pk],
-        ),
-    ]
+    """The statements of `add_events`, for a move to finish with."""
+    version = {"version": room.version, "wake_at": room.wake_at}
+    statements = [*writes, _update(Room, {"id": room.pk}, version)]
     if events:
-        # One statement for any number of events (a move makes one). The
-        # data goes as the JSON text it was encoded to once for sending
-        # too; SQLite keeps JSON as that text.
-        data = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-        rows = ", ".join([f"(%s, %s, %s, {data}, %s)"] * len(events))
-        values = [
-            value
+        # One statement for any number of events (a move makes one).
+        rows = [
+            {
+                "room": room.pk,
+                "version": e["v"],
+                "kind": e["kind"],
+                "created": now,
+                "data": _event_data(e),
+            }
             for e in events
-            for value in (room.pk, e["v"], e["kind"], e.data_json, created)
         ]
-        insert = "INSERT INTO rooms_event (room_id, version, kind, data, created)"
-        statements.append((f"{insert} VALUES {rows}", values))
-    return statements
+        statements.append(_insert(Event, rows))
+    return [s for s in statements if s is not None]

@@ -24,9 +24,9 @@ def apply_due(room_ids: Sequence[int]) -> int:
         return 0
     now = clock.current_time()
     sent: list[tuple[str, list[Message]]] = []
-    with move_tx.move() as move:
+    with move_tx.move() as tx:
         writes: list[move_tx.Statement] = []
-        for locked in sql.lock_due(room_ids, now, move):
+        for locked in sql.lock_due(room_ids, now, tx):
             room, play = locked.room, locked.play
             if play is None:  # nothing in play: nothing to wake up for
                 room.wake_at = None
@@ -35,9 +35,8 @@ def apply_due(room_ids: Sequence[int]) -> int:
             messages, statements = ending(room, play, _run_due(play.state, now), now)
             writes += statements
             sent.append((room.code, messages))
-        if writes:
-            move.finish(writes)
-    publish_rooms_on_commit(sent)
+        tx.finish(writes)
+        publish_rooms_on_commit(sent)
     return len(sent)
 
 

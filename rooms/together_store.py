@@ -4,14 +4,9 @@ The layout, seed, deal time and shared clock have columns of their own on
 the round; everything else of the state (current faces, seats, moves, turn,
 the bots' plan) is one JSON object here. That object is storage only: what
 clients see is built by rooms.state, which leaves the plan out.
-
-`dumps` writes its keys in the order PostgreSQL's jsonb keeps them (by
-length, then bytes) and its text as jsonb prints it, so the text a move
-writes is the text the next move reads back: rooms.sql then knows the
-state without decoding it again.
 """
 
-import json
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -20,21 +15,17 @@ from games.play import Clock
 from rooms.together import PLAYING, Move, Seat, Together, Watcher
 
 
-def _jsonb_order(names: Any) -> tuple[str, ...]:
-    return tuple(sorted(names, key=lambda name: (len(name.encode()), name.encode())))
+def _names(record: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(record))
 
 
-_SEAT = _jsonb_order(Seat.__dataclass_fields__)
-_MOVE = _jsonb_order(Move.__dataclass_fields__)
-_WATCHER = _jsonb_order(Watcher.__dataclass_fields__)
-_STATE = _jsonb_order(
-    ("faces", "seats", "moves", "turn", "turn_no", "turn_start_ms")
-    + ("status", "relays", "plan", "watchers")
-)
+_SEAT = _names(Seat)
+_MOVE = _names(Move)
+_WATCHER = _names(Watcher)
 
 
 def _fields(record: Seat | Move | Watcher, order: tuple[str, ...]) -> dict[str, Any]:
-    """A record's fields by name, in `order`. These records hold plain
+    """A record's fields by name (`order`, its fields' names). These records hold plain
     values only, so this is what dataclasses.asdict gives without its
     recursive copy, which was a third of a Together move's CPU."""
     values = vars(record)
@@ -45,7 +36,7 @@ def dump(state: Together) -> dict[str, Any]:
     moves = [_fields(m, _MOVE) for m in state.moves]
     for move in moves:
         move["pair"] = list(move["pair"])
-    fields = {
+    return {
         "faces": list(state.faces),
         "seats": [_fields(s, _SEAT) for s in state.seats],
         "moves": moves,
@@ -57,12 +48,6 @@ def dump(state: Together) -> dict[str, Any]:
         "plan": [list(p) for p in state.plan],
         "watchers": [_fields(w, _WATCHER) for w in state.watchers],
     }
-    return {name: fields[name] for name in _STATE}
-
-
-def dumps(state: Together) -> str:
-    """`dump` as JSON text, as jsonb prints it (non-ASCII as it is)."""
-    return json.dumps(dump(state), ensure_ascii=False)
 
 
 def load(

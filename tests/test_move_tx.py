@@ -1,5 +1,5 @@
-"""A move's own transaction (rooms.move_tx): on PostgreSQL it begins and
-commits the transaction itself, outside Django's `atomic`. A move that
+"""A move's transaction (rooms.move_tx) and its statements (rooms.sql),
+built from the models. A move that
 stops before its commit changes nothing, publishes nothing and leaves the
 connection usable; two moves on one room still take turns, the second
 reading what the first wrote."""
@@ -8,10 +8,11 @@ import threading
 
 import pytest
 from django.db import DatabaseError, OperationalError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.errors import Refused
 from rooms import actions, race, sql
-from rooms.models import Event, Room
+from rooms.models import Event, Racer, Room, Round
 from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
 from tests.test_run_timers import in_thread, wait_until_blocked
 
@@ -150,7 +151,6 @@ def test_a_connection_lost_before_a_pair_fails_that_pair_only(racing, sent):
     thread.join()
     with pytest.raises(OperationalError):
         actions.take_pair(room.code, ann, *first, 0)
-    assert connection.connection is None  # closed, as `atomic` would
     assert sent == []
     assert saved(room) == before
     actions.take_pair(room.code, ann, *first, 0)
@@ -216,7 +216,7 @@ def prepared_statements() -> int:
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements"
             " WHERE statement LIKE %s OR statement LIKE %s",
-            ["%FOR UPDATE OF r", "%WHERE r.code = $1 ORDER BY r.id, rc.seat"],
+            ["%FOR UPDATE OF r", '%WHERE r."code" = $1 ORDER BY%'],
         )
         return cursor.fetchone()[0]
 
@@ -239,3 +239,35 @@ def test_the_lock_and_the_read_are_prepared_after_a_few_moves(racing):
     actions.pause(together.code, ann)
     assert Room.objects.get(pk=together.pk).current_round.paused
     assert prepared_statements() == 2
+
+
+def columns(model) -> set[str]:
+    return {f.column for f in model._meta.concrete_fields}
+
+
+def test_a_move_reads_and_writes_every_column_the_models_have(racing):
+    """Adding a field to Racer or Round takes a model field and a
+    migration: a deal's and a move's statements are built from the models,
+    so they name each column (a racer's row is added whole, and read whole
+    with the round's)."""
+    room, ann, _, clock = racing
+    other = actions.create_room(ann, "Ann")
+    actions.start_game(other.code, ann)
+    with CaptureQueriesContext(connection) as deal:
+        actions.deal_round(other.code, ann, "race", "small", 0)
+    insert = next(q["sql"] for q in deal if "INSERT INTO rooms_racer" in q["sql"])
+    added = insert.split("(", 1)[1].split(")", 1)[0]
+    assert {name.strip(' "') for name in added.split(",")} == columns(Racer) - {"id"}
+    clock.advance(1000)
+    with CaptureQueriesContext(connection) as move:
+        actions.take_pair(room.code, ann, *solution(room)[0], 0)
+    read = next(q["sql"] for q in move if "JOIN rooms_racer" in q["sql"])
+    named = {f"rc.{c}" for c in columns(Racer)}
+    named |= {f"rd.{c}" for c in columns(Round)} - {
+        "rd.layout_slug",
+        "rd.layout_name",
+        "rd.positions",
+        "rd.faces",
+        "rd.witness",
+    }
+    assert {name for name in named if name not in read.replace('"', "")} == set()
