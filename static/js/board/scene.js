@@ -123,6 +123,9 @@ function warmScene(container) {
   );
   const t0 = performance.now();
   for (let k = 0; k < WARM_FRAMES; k++) scene.frame(t0 + k * 16);
+  // The container may be on the page (unseen): it keeps the felt alone.
+  scene.setTiles([], [], false);
+  scene.frame(t0 + WARM_FRAMES * 16);
   return scene;
 }
 
