@@ -24,9 +24,9 @@ pytestmark = pytest.mark.browser
 # A first deal may cost what its script's first run costs, not the building
 # of the 3D view nor the race screen's first showing. On this 4x slower
 # page, with no 3D view made ahead, the median over fresh pages of a first
-# deal over a later one was 4.0 to 5.1; with the view made ahead off the
-# page 2.0 to 2.7; made in the race screen laid out unseen 1.7 to 1.8 (2.4
-# once with the machine loaded 10 for its 2 cores).
+# deal over a later one was 5.1; with the view made ahead off the page 1.9
+# to 2.7; made in the race screen laid out unseen 1.5 to 2.4 (the machine
+# loaded 2 to 10 for its 2 cores).
 MOST_RATIO = 3
 THROTTLE = 4
 # One page's deals vary with what else the machine does: the median of the
