@@ -21,13 +21,17 @@ from tests.room_helpers import person
 
 pytestmark = pytest.mark.browser
 
-# A first deal may cost what showing the race screen for the first time
-# costs (its layout, its script's first run), not the building of the 3D
-# view: on this 4x slower page, main's first deal took 3.4 to 6.1 times a
-# later one, the 3D view made ahead 1.5 to 3.6 times (median 2.3), on a
-# machine loaded 8 to 17 for its 2 cores.
+# A first deal may cost what its script's first run costs, not the building
+# of the 3D view nor the race screen's first showing. On this 4x slower
+# page, with no 3D view made ahead, the median over fresh pages of a first
+# deal over a later one was 5.1; with the view made ahead off the page 1.9
+# to 2.7; made in the race screen laid out unseen 1.5 to 2.4 (the machine
+# loaded 2 to 10 for its 2 cores).
 MOST_RATIO = 3
 THROTTLE = 4
+# One page's deals vary with what else the machine does: the median of the
+# ratios on this many fresh pages.
+PAGES = 3
 
 # Tap Deal; resolve with the ms until a frame shows the new pile's tiles.
 # The scene's frame that draws them runs after the deal's state arrived: a
@@ -92,7 +96,9 @@ def deal(page) -> float:
     return page.evaluate(DEAL_AND_TIME)
 
 
-def test_the_first_deal_shows_as_fast_as_a_later_one(chromium, pages, rooms_server):
+def first_deal_ratio(chromium, pages, rooms_server) -> float:
+    """On a fresh page, the first deal's time over a later one's (the
+    median of two)."""
     room, ann = off_loop(host_waiting_to_deal)
     page = open_as(chromium, pages, rooms_server, ann, f"/r/{room.code}", LAPTOP)
     wait_for(page, "document.querySelector('#room').dataset.status === 'game'")
@@ -104,6 +110,13 @@ def test_the_first_deal_shows_as_fast_as_a_later_one(chromium, pages, rooms_serv
         end_the_race(room.code, ann)
         times.append(deal(page))
     later = statistics.median(times[1:])
-    ratio = times[0] / later
-    print(f"first deal {times[0]:.0f} ms, later {later:.0f} ms, ratio {ratio:.2f}")
-    assert ratio <= MOST_RATIO, times
+    print(f"first deal {times[0]:.0f} ms, later {later:.0f} ms")
+    page.close()
+    return times[0] / later
+
+
+def test_the_first_deal_shows_as_fast_as_a_later_one(chromium, pages, rooms_server):
+    # A busy machine can slow any one deal: the median of fresh pages.
+    ratios = [first_deal_ratio(chromium, pages, rooms_server) for _ in range(PAGES)]
+    print("ratios", " ".join(f"{r:.2f}" for r in ratios))
+    assert statistics.median(ratios) <= MOST_RATIO, ratios

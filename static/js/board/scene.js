@@ -90,25 +90,26 @@ const WARM_FRAMES = 60;
  * Make the 3D view ahead of the pile that will need it, in an idle moment,
  * once a page and only while it has no pile: a room calls this while it
  * waits for a deal, so its first deal shows as fast as a later one (issue
- * 27: 8 s against 0.3 s on a phone).
+ * 27: 8 s against 0.3 s on a phone). `container` is where the pile will
+ * show, laid out if it can be: the view is made at its size there.
  */
-export function prepareScene() {
+export function prepareScene(container = document.createElement("div")) {
   if (preparing || piles) return;
   preparing = true;
   const later = globalThis.requestIdleCallback ?? ((fn) => setTimeout(fn, 50));
-  later(() => piles || (spare = warmScene()), { timeout: 1500 });
+  later(() => piles || (spare = warmScene(container)), { timeout: 1500 });
 }
 
 /**
- * A scene that has drawn: besides the WebGL context and the face atlas, a
- * pile of two tiles is built off screen, frame by frame. Many GPUs, and
+ * A scene that has drawn in `container`: besides the WebGL context and the
+ * face atlas, a pile of two tiles is built unseen, frame by frame. Many GPUs, and
  * software renderers, finish a shader only at its first draw, the atlas is
  * uploaded then, and the frames run often enough for the script engine to
  * make them fast, as on a page that drew a pile already.
  */
-function warmScene() {
+function warmScene(container) {
   const none = () => {};
-  const scene = new BoardScene(document.createElement("div"), { onTap: none, onTable: none, onMovedChange: none });
+  const scene = new BoardScene(container, { onTap: none, onTable: none, onMovedChange: none });
   piles--;
   // No marks for bench/page.py: this is not the page's pile.
   scene.drewPile = scene.builtPile = true;
@@ -122,6 +123,9 @@ function warmScene() {
   );
   const t0 = performance.now();
   for (let k = 0; k < WARM_FRAMES; k++) scene.frame(t0 + k * 16);
+  // The container may be on the page (unseen): it keeps the felt alone.
+  scene.setTiles([], [], false);
+  scene.frame(t0 + WARM_FRAMES * 16);
   return scene;
 }
 

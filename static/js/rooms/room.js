@@ -134,8 +134,9 @@ function render(state) {
   if (status === "game") renderGame(state);
   syncScenes();
   // Waiting to start, for a deal, or watching a race: the 3D view is made
-  // ahead, so the first deal shows as fast as a later one.
-  if (!scenes().length) prepareScene();
+  // ahead, in the race's pile laid out unseen, so the first deal shows as
+  // fast as a later one.
+  if (!scenes().length) prepareScene($("board"));
 }
 
 function renderMembers(state) {
@@ -169,6 +170,9 @@ function renderGame(state) {
     ? gettext("Together game in progress: you watch this pile and play the next deal.")
     : gettext("Race in progress: you join the next deal.");
   $("race").hidden = !round || shared;
+  // Before the first deal the race screen is laid out but not seen
+  // (rooms.css): its style, its layout and its pile's size are done then.
+  $("race").toggleAttribute("data-ahead", !round);
   $("together").hidden = !round || !shared;
   $("deal").textContent = round ? gettext("Play again") : gettext("Deal");
   if (!round) return;
