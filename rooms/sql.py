@@ -34,13 +34,13 @@ transactions are taken whole, see settings).
 """
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection, models
 from django.db.models import JSONField
@@ -77,7 +77,14 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-@cache  # the texts below are built once per process
+def _per_model[**P, R](build: Callable[P, R]) -> Callable[P, R]:
+    """`functools.cache` for what is built from a model class, once per
+    process, keeping the parameters' types: Django is untyped here, and mypy
+    takes a model class (type[Any]) for unhashable."""
+    return cast(Callable[P, R], cache(build))
+
+
+@_per_model  # the texts below are built once per process
 def _column(model: type[models.Model], name: str, alias: str = "") -> str:
     column = _q(model._meta.get_field(name).column)
     return f"{alias}.{column}" if alias else column
@@ -412,7 +419,7 @@ def _update(
         )
         if grew:
             sets.append(f"{column} = {column} || %s")
-            value = value[len(was) :]
+            value = value[len(cast(list, was)) :]
         else:
             sets.append(f"{column} = %s")
         params.append(field.get_db_prep_save(value, connection))
@@ -456,12 +463,12 @@ def _insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> Sta
     return _insert_sql(model, len(rows)), params
 
 
-@cache
+@_per_model
 def _inserted(model: type[models.Model]) -> list[models.Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-@cache
+@_per_model
 def _insert_sql(model: type[models.Model], rows: int) -> str:
     fields = _inserted(model)
     marks = f"({', '.join(['%s'] * len(fields))})"
