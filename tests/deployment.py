@@ -97,7 +97,8 @@ class DataHost:
 
     def postgres_log(self) -> str:
         """What PostgreSQL logged: its errors, with their statements."""
-        return (self.data / "log").read_text(errors="replace")
+        log = self.data / "log"
+        return log.read_text(errors="replace") if log.exists() else ""
 
     def stop(self) -> None:
         for job in self.jobs:

@@ -177,10 +177,10 @@ def test_two_timers_share_the_bots_and_one_takes_over(network):
         play = Play(rooms, edge.address, webs[0])
         test_hosts.run_inside(network, "client", play.run())
         record = RECORD.format(codes=[r["code"] for r in rooms])
-        seen = json.loads(
+        kept = json.loads(
             test_hosts.manage(network, "web2", env, "shell", "-c", record)
         )
-        Check(rooms, play, seen, figures).all(data, webs)
+        Check(rooms, play, kept, figures).all(data, webs)
         figures["whole_s"] = round(time.monotonic() - started, 1)
         figures["load_avg"] = os.getloadavg()  # the machine is shared
     except BaseException:
@@ -188,7 +188,7 @@ def test_two_timers_share_the_bots_and_one_takes_over(network):
         print(json.dumps(figures, indent=1))
         for web in webs:
             print(web.log())
-        print(data.postgres_log()[-3000:] if data.data.exists() else "")
+        print(data.postgres_log()[-3000:])
         raise
     finally:
         for web in webs:
@@ -271,10 +271,10 @@ def p99(values: list[float]) -> float:
 class Check:
     """What the data host recorded, judged; figures kept as they come."""
 
-    def __init__(self, rooms, play: Play, seen: dict, figures: dict) -> None:
-        self.rooms, self.play, self.seen, self.figures = rooms, play, seen, figures
+    def __init__(self, rooms, play: Play, kept: dict, figures: dict) -> None:
+        self.rooms, self.play, self.kept, self.figures = rooms, play, kept, figures
         self.code = {r["id"]: r["code"] for r in rooms}
-        self.moves = [m for m in seen["moves"] if m[0] in self.code]
+        self.moves = [m for m in kept["moves"] if m[0] in self.code]
         self.timer = [m for m in self.moves if m[4].startswith("timers ")]
         killed = play.killed_at
         self.before = [m for m in self.timer if m[3] < killed]
@@ -328,7 +328,7 @@ class Check:
         assert p99(seen) < SEEN_P99_MS, f"bots' moves seen late: {self.figures}"
 
     def no_room_moved_twice(self, data: DataHost, webs: list[WebHost]) -> None:
-        for code, room in self.seen["rooms"].items():
+        for code, room in self.kept["rooms"].items():
             expected = list(range(1, room["version"] + 1))
             assert room["versions"] == expected, (
                 f"{code}: at version {room['version']}, events {room['versions']}"
@@ -376,7 +376,7 @@ class Check:
         assert moved == set(self.code.values()), f"rooms not moved on: {self.figures}"
         slow = {c: s for c, s in late.items() if s > TAKEOVER_S}
         assert not slow, f"web2 took over late: {slow}; {self.figures}"
-        overdue = {c: r["overdue_ms"] for c, r in self.seen["rooms"].items()}
+        overdue = {c: r["overdue_ms"] for c, r in self.kept["rooms"].items()}
         self.figures["overdue_at_end_ms_max"] = round(
             max((v for v in overdue.values() if v is not None), default=0), 1
         )
