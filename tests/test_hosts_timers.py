@@ -287,11 +287,23 @@ class Check:
         ]
 
     def all(self, data: DataHost, webs: list[WebHost]) -> None:
-        self.both_timers_moved_rooms()
-        self.no_room_moved_twice(data, webs)
-        self.bots_on_time()
-        self.web2_took_over()
-        assert not self.play.refused, self.play.refused
+        """Every check, each failure told with all the figures."""
+        failures = []
+        for check in (
+            self.both_timers_moved_rooms,
+            lambda: self.no_room_moved_twice(data, webs),
+            self.bots_on_time,
+            self.web2_took_over,
+            self.people_played,
+        ):
+            try:
+                check()
+            except AssertionError as failure:
+                failures.append(str(failure).split("\nassert ")[0])
+        assert not failures, "\n".join([*failures, f"figures: {self.figures}"])
+
+    def people_played(self) -> None:
+        assert not self.play.refused, f"people's pairs refused: {self.play.refused}"
 
     def both_timers_moved_rooms(self) -> None:
         moves = {t: [m for m in self.before if m[4] == t] for t in TIMERS}
@@ -302,7 +314,7 @@ class Check:
         # Whichever looks first after a room's time takes it: the shares
         # vary, but a timer with none is not running or never wins a claim.
         few = {t: n for t, n in self.figures["moves_by_timer"].items() if n < 10}
-        assert not few, f"a timer moved (almost) no room: {self.figures}"
+        assert not few, "a timer moved (almost) no room"
 
     def bots_on_time(self) -> None:
         stored = [(m[3] - m[2]) * 1000 for m in self.measured]
@@ -322,10 +334,10 @@ class Check:
         self.figures["seen_late_ms"] = summary(seen)
         acks = [(b - a) * 1000 for p in self.play.pages for a, b in p.acks]
         self.figures["people_ack_ms"] = summary(acks)
-        assert len(stored) > 100, f"too few bot moves to judge: {self.figures}"
+        assert len(stored) > 100, "too few bot moves to judge"
         # On failure, cpu_pressure_pct tells how busy the machine was.
-        assert p99(stored) < LATE_P99_MS, f"bots late: {self.figures}"
-        assert p99(seen) < SEEN_P99_MS, f"bots' moves seen late: {self.figures}"
+        assert p99(stored) < LATE_P99_MS, "bots late"
+        assert p99(seen) < SEEN_P99_MS, "bots' moves seen late"
 
     def no_room_moved_twice(self, data: DataHost, webs: list[WebHost]) -> None:
         for code, room in self.kept["rooms"].items():
@@ -373,14 +385,16 @@ class Check:
             "stored_late_ms_after": summary([(m[3] - m[2]) * 1000 for m in self.after]),
         }
         moved = {self.code[r] for r in first}
-        assert moved == set(self.code.values()), f"rooms not moved on: {self.figures}"
+        assert moved == set(self.code.values()), "rooms not moved on after the kill"
         slow = {c: s for c, s in late.items() if s > TAKEOVER_S}
-        assert not slow, f"web2 took over late: {slow}; {self.figures}"
+        assert not slow, f"web2 took over late: {slow}"
         overdue = {c: r["overdue_ms"] for c, r in self.kept["rooms"].items()}
         self.figures["overdue_at_end_ms_max"] = round(
             max((v for v in overdue.values() if v is not None), default=0), 1
         )
-        assert self.figures["overdue_at_end_ms_max"] < TAKEOVER_S * 1000, overdue
+        assert self.figures["overdue_at_end_ms_max"] < TAKEOVER_S * 1000, (
+            f"rooms overdue at the end: {overdue}"
+        )
 
 
 def summary(values: list[float]) -> dict:
