@@ -95,6 +95,11 @@ class DataHost:
             Process([*run, *beat], env, "celery beat"),
         ]
 
+    def postgres_log(self) -> str:
+        """What PostgreSQL logged: its errors, with their statements."""
+        log = self.data / "log"
+        return log.read_text(errors="replace") if log.exists() else ""
+
     def stop(self) -> None:
         for job in self.jobs:
             job.stop()
@@ -145,10 +150,18 @@ class WebHost:
         web = [w.replace("%i", str(WEB_PORT)) for w in web]
         timers = unit_command("tiles-timers.service")
         label = f"{self.name} ({self.release.name})"
-        self.daphne = Process([*run, *web], self.env, f"daphne {label}", self.release)
-        self.timers = Process(
-            [*run, *timers], self.env, f"timers {label}", self.release
+        self.daphne = Process(
+            [*run, *web], self.named("daphne"), f"daphne {label}", self.release
         )
+        self.timers = Process(
+            [*run, *timers], self.named("timers"), f"timers {label}", self.release
+        )
+
+    def named(self, unit: str) -> dict[str, str]:
+        """The environment of one of the host's units, its database
+        connections named after it (libpq's PGAPPNAME), so the data host
+        can tell which process wrote what."""
+        return {**self.env, "PGAPPNAME": f"{unit} {self.name}"}
 
     def processes(self) -> list[Process]:
         return [p for p in (self.daphne, self.timers) if p]

@@ -44,6 +44,7 @@ class Page(Seat):
         self.opened_once = False
         self.last_heard = 0.0
         self.errors: list[str] = []  # why handshakes failed
+        self.seen: dict[int, float] = {}  # event version: wall time it came
 
     # -- the connection --------------------------------------------------
     def start(self) -> None:
@@ -144,6 +145,11 @@ class Page(Seat):
         self.last_heard = time.monotonic()
         if message["type"] == "hello":
             self.seat = message["seat"]
+        elif message["type"] == "events":
+            # Wall time, comparable with the server's: hosts share a clock.
+            now = time.time()
+            for event in message["events"]:
+                self.seen.setdefault(event["v"], now)
         super()._handle(message)
         if message["type"] == "state":
             self.online.set()
