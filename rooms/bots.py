@@ -76,10 +76,13 @@ def _witness_pair(free_pairs: list[Pair], witness: tuple[Pair, ...]) -> Pair | N
     return next((p for p in witness if p in free), None)
 
 
-def _careful_pair(board: Board, level: str, witness: tuple[Pair, ...]) -> Pair:
+def _careful_pair(
+    board: Board, pairs: list[Pair], level: str, witness: tuple[Pair, ...]
+) -> Pair:
+    """`pairs` are the board's free pairs."""
     if level == EASY:
         return rank_pairs(board)[0]
-    found = _witness_pair(board.free_pairs(), witness)
+    found = _witness_pair(pairs, witness)
     if found is not None:
         return found
     hinted = hint(board, budget=BOT_HINT_BUDGET).pair if level == HARD else None
@@ -94,4 +97,4 @@ def choose(board: Board, level: str, rng: Rng, witness: tuple[Pair, ...]) -> Bot
         return BotMove(SHUFFLE)
     if rng.below(1000) < PACES[level].grab_per_mille:
         return BotMove(TAKE, rng.choice(pairs))
-    return BotMove(TAKE, _careful_pair(board, level, witness))
+    return BotMove(TAKE, _careful_pair(board, pairs, level, witness))

@@ -305,13 +305,20 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
         board.take(a, b)
     except MoveError as e:
         raise Refused(e.reason, str(e), e.tile) from None
+    racer = _logged(race, racer, board, now)
+    return _finish_if_done(race.with_racer(racer), now)
+
+
+def _logged(race: Race, racer: Racer, board: Board, now: datetime) -> Racer:
+    """The racer once the pair `board` last took (on their position) is in
+    their log; cleared when it was the last pair."""
     positions.remember(board)
     ms = race.own_ms(racer, now)
+    a, b, _ = board.history[-1]
     steps = (*racer.steps, taken(ms, (min(a, b), max(a, b))))
-    racer = replace(racer, steps=steps)
     if board.cleared:
-        racer = replace(racer, status=CLEARED, end_ms=ms, bot_at_ms=None)
-    return _finish_if_done(race.with_racer(racer), now)
+        return replace(racer, steps=steps, status=CLEARED, end_ms=ms, bot_at_ms=None)
+    return replace(racer, steps=steps)
 
 
 def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
@@ -477,19 +484,22 @@ def abandon(race: Race, now: datetime) -> Race:
 
 
 def bot_move(race: Race, seat: int, now: datetime) -> Race:
-    """One move of a bot whose time has come, and its next move scheduled."""
+    """One move of a bot whose time has come (`run_due` has settled the
+    race and seen that the bot may move), and its next move scheduled."""
     racer = race.racer(seat)
     rng = _bot_rng(race.seed, racer, "choose")
     board = racer.board(race.layout)
     choice = bots.choose(board, racer.bot, rng, race.witness)
-    move = len(racer.steps)
+    if choice.kind == bots.TAKE:
+        assert choice.pair is not None  # a take always names its pair
+        # What `take` does once it has checked that the racer may move, on
+        # the board already built: a bot picks among the free pairs.
+        board.take(*choice.pair)
+        racer = _logged(race, racer, board, now)
+        racer = _schedule_bot(race, racer, race.race_ms(now))
+        return _finish_if_done(race.with_racer(racer), now)
     try:
-        if choice.kind == bots.TAKE:
-            assert choice.pair is not None  # a take always names its pair
-            race = take(race, seat, *choice.pair, move, now)
-        else:
-            seed = f"{race.seed}/{seat}/{racer.shuffles}"
-            race = shuffle(race, seat, seed, now)
+        race = shuffle(race, seat, f"{race.seed}/{seat}/{racer.shuffles}", now)
     except Conflict as e:
         if e.code != "no_order":
             raise

@@ -185,3 +185,22 @@ def test_a_room_that_breaks_stops_no_other_room(monkeypatch):
     run_timers._apply([room.pk for room in rooms])
     assert [bot_matches(room) for room in rooms] == [1, 0, 1]
     assert [code for code, _ in sent] == [rooms[0].code, rooms[2].code]
+
+
+def test_a_look_takes_every_due_room_in_one_batch(monkeypatch):
+    """The timer's one thread sees every due room in a look, so they come
+    in as few transactions as the batch size allows."""
+    clock = RoomClock(monkeypatch)
+    rooms = [bot_race(clock) for _ in range(4)]
+    clock.now = max(room.wake_at for room in rooms)
+    batches = []
+    apply_due = actions.apply_due
+
+    def counted(room_ids):
+        batches.append(len(room_ids))
+        return apply_due(room_ids)
+
+    monkeypatch.setattr(actions, "apply_due", counted)
+    call_command("run_timers", "--once")
+    assert batches == [4]
+    assert [bot_matches(room) for room in rooms] == [1, 1, 1, 1]

@@ -13,9 +13,13 @@ one). Runs until SIGTERM or Ctrl+C.
 Within the process, `--workers` threads share the rooms by id, each looking
 for its own due rooms in a loop of its own: no room is handled by two of
 them at once, and a look costs one small query, with no hand-over between
-the event loop and a thread. The event loop stays for publishing: the
-threads' events go out on it, so the channel layer keeps one connection
-for the life of the process.
+the event loop and a thread. One thread by default: a transaction costs
+the timer about three times what a bot's move in it does, so the fewer
+transactions the due moves come in the better, and a second thread halves
+each look's batch (and doubles the looks) for no more CPU, the rules
+running one thread at a time in Python anyway. The event loop stays for
+publishing: the threads' events go out on it, so the channel layer keeps
+one connection for the life of the process.
 """
 
 import asyncio
@@ -106,11 +110,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers",
             type=int,
-            # Two: while one waits for the database the other works, and
-            # each thread's share of the due rooms makes its batches (more
-            # threads, smaller batches: more transactions for the same moves).
-            default=2,
-            help="threads sharing the rooms, each on its own connection (default 2)",
+            # One: each thread's share of the due rooms makes its batches
+            # (more threads, smaller batches: more transactions for the same
+            # moves, and more looks when nothing is due).
+            default=1,
+            help="threads sharing the rooms, each on its own connection (default 1)",
         )
         parser.add_argument(
             "--batch",
