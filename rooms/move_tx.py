@@ -69,10 +69,13 @@ def execute_all(cursor, statements: Sequence[Statement]) -> list[int]:
             cursor.execute(sql, params)
             changed.append(cursor.rowcount)
         return changed
-    cursor.execute(
-        "; ".join(sql for sql, _ in statements),
-        [value for _, params in statements for value in params],
-    )
+    if len(statements) == 1:
+        cursor.execute(*statements[0])
+    else:
+        # Each statement merged with its parameters on its own, which
+        # psycopg does from a cache of the statements it has seen; the
+        # whole text is too long for that cache and would be parsed anew.
+        cursor.execute("; ".join(cursor.mogrify(*s) for s in statements))
     changed = [cursor.rowcount]  # a result each statement, the first current
     while cursor.nextset():
         changed.append(cursor.rowcount)

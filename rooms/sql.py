@@ -39,7 +39,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import JSONField
 from psycopg.types.json import Jsonb
 
@@ -68,6 +68,12 @@ Writes = Sequence["Write"]
 # Round fields that never change after the deal: read once per process
 # (`_dealt`), not with every move.
 _DEALT = ("layout_slug", "layout_name", "positions", "faces", "witness")
+
+
+def _db() -> Any:
+    """This thread's connection itself: `connection` is a proxy that finds
+    it again on each use, a cost when a move uses it dozens of times."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _q(name: str) -> str:
@@ -118,13 +124,14 @@ class Columns:
         return self._at[name]
 
     def instance(self, values: Sequence[Any]) -> Any:
+        db = _db()
         values = list(values)
         for i, col, converters in self.converters:
             value = values[i]
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, db)
             values[i] = value
-        return self.model.from_db(connection.alias, self.names, values)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 @dataclass(frozen=True)
@@ -180,8 +187,8 @@ def _picked_room() -> str:
     return f"{_column(Room, 'id')} = %s AND {_column(Room, 'revision')} = %s"
 
 
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+def _prep(model: type[models.Model], name: str, value: Any, db: Any = None) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, db or _db())
 
 
 @cache
@@ -412,7 +419,8 @@ def _update(
         return None
     sets, params = found
     conditions = " AND ".join(f"{_column(model, name)} = %s" for name in where)
-    params += [_prep(model, name, value) for name, value in where.items()]
+    db = _db()
+    params += [_prep(model, name, value, db) for name, value in where.items()]
     sql = f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
     return Write(sql, params, " AND ")
 
@@ -427,7 +435,8 @@ def _sets(
     that only grew (a move adds a step to the undo log) gets its new items
     appended rather than the whole list encoded, sent and parsed again."""
     sets, params = [], []
-    appends = connection.vendor == "postgresql"
+    db = _db()
+    appends = db.vendor == "postgresql"
     for name, value in new.items():
         was = None if old is None else old.get(name)
         if old is not None and was == value:
@@ -447,7 +456,7 @@ def _sets(
             value = value[len(cast(list, was)) :]
         else:
             sets.append(f"{column} = %s")
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(field.get_db_prep_save(value, db))
     if not sets:
         return None
     if revision is not None:
@@ -472,12 +481,13 @@ def _insert(model: type[models.Model], row: Mapping[str, Any]) -> Write:
     every concrete field but the primary key, as a SELECT of its values so
     that a condition can follow (`Write.gate`)."""
     params = []
+    db = _db()
     for field in _inserted(model):
         value = row[field.name] if field.name in row else field.get_default()
         if isinstance(value, Encoded):
             params.append(_encoded(value))
         else:
-            params.append(field.get_db_prep_save(value, connection))
+            params.append(field.get_db_prep_save(value, db))
     return Write(_insert_sql(model), params, " WHERE ")
 
 
