@@ -326,11 +326,12 @@ def load_play(round_id: int) -> InPlay | None:
 
 
 # States by (round id, seed[, seat]) with the revision of the row they
-# were read from or written as: a racer's, a Together round's. The seed
-# because SQLite reuses ids after a rollback. One entry a row, the last
-# used last (the first dropped), keeps what the garbage collector walks
-# few.
-KEEP = 1024
+# were read from or written as: a racer's, a Together round's, and a
+# race's round row (keyed "round", id, seed). The seed because SQLite
+# reuses ids after a rollback. One entry a row, the last used last (the
+# first dropped), keeps what the garbage collector walks few: a race of
+# four takes five.
+KEEP = 2048
 _kept: dict[tuple, tuple[int, Any]] = {}
 _kept_lock = threading.Lock()
 
@@ -352,35 +353,41 @@ def _keep(key: tuple, revision: int, state: Any) -> None:
 def _in_play(rows: list[tuple]) -> InPlay | None:
     """The round in play and its state from its rows (`Reads.play`, a row
     a racer: one row with no racer in Together); None when there is no
-    round or it is over."""
-    reads = _reads()
-    if not rows or rows[0][reads.round.at("id")] is None:
+    round or it is over. The round's id, seed, status and revision are
+    looked at as they came: a Together round whose state is kept, and a
+    race's round row that is, are not decoded again."""
+    columns = _reads().round
+    first = rows[0] if rows else None
+    if first is None or first[columns.at("id")] is None:
         return None
-    width = len(reads.round)
-    rnd: Round = reads.round.instance(rows[0][:width])
-    if rnd.status != Round.Status.RACING:
+    if first[columns.at("status")] != Round.Status.RACING:
         return None
-    dealt = _dealt(rnd.pk, rnd.seed)
-    if rnd.together is not None:  # Together's column, null in a race
-        key = (rnd.pk, rnd.seed)
-        shared = _kept_state(key, rnd.revision)
+    round_id, seed = first[columns.at("id")], first[columns.at("seed")]
+    revision, width = first[columns.at("revision")], len(columns)
+    if first[columns.at("together")] is not None:  # Together's, null in a race
+        shared = _kept_state((round_id, seed), revision)
         if shared is None:
+            rnd = columns.instance(first[:width])
             shared = together_store.load(
-                dealt.layout,
+                _dealt(round_id, seed).layout,
                 rnd.seed,
                 rnd.dealt_at,
                 Clock(rnd.banked_ms, rnd.running_since),
                 rnd.paused,
                 rnd.together,
             )
-            _keep(key, rnd.revision, shared)
-        return InPlay(rnd.pk, shared)
+            _keep((round_id, seed), revision, shared)
+        return InPlay(round_id, shared)
+    rnd = _kept_state(("round", round_id, seed), revision)
+    if rnd is None:
+        rnd = columns.instance(first[:width])
+        _keep(("round", round_id, seed), revision, rnd)
     racers = [
-        _racer((rnd.pk, rnd.seed), row[width:])
+        _racer((round_id, seed), row[width:])
         for row in rows
         if row[width] is not None  # a round with no racer yet
     ]
-    return InPlay(rnd.pk, rnd.state(racers, dealt))
+    return InPlay(round_id, rnd.state(racers, _dealt(round_id, seed)))
 
 
 def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
