@@ -2,28 +2,31 @@
 
 A move reads its room and what is in play in it in one statement, with no
 lock and no transaction around it: one statement sees one snapshot. It
-works out the new state and then sends its writes as one text whose first
-statement moves the room's `revision` on only if it is still the one read;
-the others are written only if that one was (rooms.sql.event_writes). On
-PostgreSQL a text of several statements runs as one transaction, so a
-move is two round trips (the read, the write) with no BEGIN or COMMIT:
-Django's connection stays in autocommit, as Django left it. Every change
-to a room moves its revision on (moves, the timer, and seats and deals in
-`transaction.atomic` holding the room's lock), so a move whose check
-failed lost a race to another change of the room; it wrote nothing and is
-tried again on a new read (up to `TRIES` times). What it saved is published with
-`on_commit`, which runs at once outside `atomic`, after the write.
+works out the new state and then sends its writes, which move the room's
+`revision` on only if it is still the one read and change nothing
+otherwise (rooms.sql.event_writes: on PostgreSQL one statement, the check
+first in its WITH). PostgreSQL runs a statement, or a text of several, as
+one transaction, so a move is two round trips (the read, the write) with
+no BEGIN or COMMIT: Django's connection stays in autocommit, as Django
+left it. Every change to a room moves its revision on (moves, the timer,
+and seats and deals in `transaction.atomic` holding the room's lock), so
+a move whose check failed lost a race to another change of the room; it
+wrote nothing and is worked out again on a new read (up to `TRIES`
+times). What it saved is published with `on_commit`, which runs at once
+outside `atomic`, after the write.
 
 Why not lock the room first, as seats and deals do: a lock must be taken
 in a transaction, and psycopg sends the BEGIN of Django's `atomic` and
 waits for it, then COMMIT is a round trip of its own; four round trips
 against two, and the Python of each (issue 26). Two changes of one room
 within the same millisecond are rare (a room's players and bots make a
-few moves a second), and the one that loses costs one more read.
+few moves a second), and the one that loses costs one more read and
+write (tests/test_move_races.py makes many).
 
 The read is bound on the server and prepared (`prepared`). Within an
-outer `atomic` block (tests), and on SQLite, whose transactions are taken
-whole, the move runs in `atomic` as before: there the check always holds.
+outer `atomic` block (tests) the move runs in `atomic` too, a savepoint
+as before; on SQLite, which takes a transaction whole, in `atomic`, where
+its check always holds.
 """
 
 from collections.abc import Iterator, Sequence

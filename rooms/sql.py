@@ -587,9 +587,9 @@ def event_writes(
     is the room's check: it writes the room's version and wake_at and moves
     its revision on only if the revision is still the one `room` was read
     with (with `skip_locked`, also only if no other transaction holds the
-    room's row: the timer never waits), and changes a row only if it did.
-    The rest (`writes`, the events) are written only if it did
-    (rooms.move_tx). On PostgreSQL they are all one statement, the check
+    room's row: the timer never waits); the rows it changed, one or none,
+    tell which. The rest (`writes`, the events) are written only if it
+    changed one (rooms.move_tx). On PostgreSQL they are all one statement, the check
     first and the others after it in its WITH (`_checked`): PostgreSQL
     runs one statement for a room rather than one a row."""
     revision = new_revision()
@@ -602,7 +602,7 @@ def event_writes(
     if skip_locked and connection.features.has_select_for_update_skip_locked:
         room_id = _column(Room, "id")
         picked = (
-            f"{room_id} IN (SELECT {room_id} FROM {table}"
+            f"{room_id} = (SELECT {room_id} FROM {table}"
             f" WHERE {picked} FOR UPDATE SKIP LOCKED)"
         )
     check = (
