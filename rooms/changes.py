@@ -5,14 +5,16 @@ everything that happens in one room is applied in one order, each change
 on the state the last one left; the room's version counts the events.
 Events are saved with their version in the same transaction and published
 only after it commits. A change to the round in play (a person's move, a
-bot's, a timer's) takes `round_action`'s path, or `finish`'s for the timer:
-lock and read in one round trip with statements built from the models
-(rooms.sql, rooms.move_tx), the pure rule, the writes and events, publish
-after COMMIT. Seat changes and deals, which add and remove rows of several
-kinds, take `room_change`'s: the same order (lock, read, apply, write,
-number the events, publish after commit) through the ORM, the round in play
-applied through `Change.play`. Both are `transaction.atomic` blocks that
-publish with `on_commit`.
+bot's, a timer's) takes `round_action`'s path, or `ending`'s for the timer:
+read in one statement built from the models (rooms.sql), the pure rule,
+then the writes and events in one text that runs only if nothing changed
+the room since the read (rooms.move_tx: else it is tried again on a new
+read), and publish once written. Seat changes and deals, which add and
+remove rows of several kinds, take `room_change`'s: lock, read, apply,
+write, number the events and publish after commit, through the ORM in a
+`transaction.atomic` block, the round in play applied through
+`Change.play`. Both move the room's revision on, which is how a move
+learns that one of them came between its read and its write.
 """
 
 from collections.abc import Callable, Iterator, Sequence
@@ -120,7 +122,7 @@ class Change:
     now: datetime
     events: list[Event] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)  # the room's fields set
-    writes: list[move_tx.Statement] = field(default_factory=list)
+    writes: list[sql.Write] = field(default_factory=list)
 
     def play(self, rule: Callable[[State], State]) -> None:
         """Apply `rule` to the round in play, if any: its event and rows
@@ -179,13 +181,16 @@ def finish(
     play: sql.InPlay,
     new: State,
     now: datetime,
-    *writes: move_tx.Statement,
-) -> None:
+    writes: Writes = (),
+) -> bool:
     """End a change to the round in play with its new state and any other
-    `writes`, its events published once `tx` commits."""
-    messages, statements = ending(room, play, new, now, *writes)
-    tx.finish(statements)
+    `writes`, its events published once written; False when another change
+    of the room came first (nothing written: try again)."""
+    messages, statements = ending(room, play, new, now, writes)
+    if not tx.write(statements, [0])[0]:
+        return False
     publish_on_commit(room.code, messages)
+    return True
 
 
 def ending(
@@ -193,21 +198,25 @@ def ending(
     play: sql.InPlay,
     new: State,
     now: datetime,
-    *writes: move_tx.Statement,
+    writes: Writes = (),
+    skip_locked: bool = False,
 ) -> tuple[list[Message], list[move_tx.Statement]]:
     """What `finish` ends a change with: the events to publish and the
-    statements that save them, the new state and `writes` (the timer ends
-    several rooms' changes with one COMMIT)."""
+    statements that save them, the new state and `writes`, the room's check
+    first (the timer ends several rooms' changes with one text)."""
     events, saves = changes(room, play.round_id, play.state, new)
     messages = _numbered(room, events)
-    return messages, sql.event_writes(room, messages, now, [*writes, *saves])
+    statements = sql.event_writes(
+        room, messages, now, [*writes, *saves], skip_locked=skip_locked
+    )
+    return messages, statements
 
 
 # A rule applied to the round in play on behalf of a seat, by mode.
 RaceChange = Callable[[race.Race, int, Room, datetime], race.Race]
 TogetherChange = Callable[[together.Together, int, Room, datetime], together.Together]
-# Statements that go with a change, from the lock's row and both states.
-Extra = Callable[[sql.Locked, State, State], Writes]
+# Statements that go with a change, from what the move read and both states.
+Extra = Callable[[sql.Seen, State, State], Writes]
 
 
 def round_action(
@@ -218,28 +227,34 @@ def round_action(
     extra: Extra | None = None,
 ) -> Room:
     """The one unit of change to the round in progress, on behalf of
-    `player`'s own seat (never a seat named by the client): lock the room
-    and read what is in play in one round trip, apply `change` in a race
-    or `shared` in Together (None: the mode has no such action), write,
-    and publish after commit (rooms.move_tx)."""
-    with move_tx.move() as tx:
-        locked = sql.lock_seat(code, player.pk, tx)
-        if locked is None:
-            raise no_room(code)
-        if locked.member is None:
-            raise Forbidden("not_member", gettext("you are not in this room"))
-        if locked.play is None:
-            raise Conflict("no_race", gettext("no race is in progress"))
-        # Read after the lock: changes to a room are applied in time order.
-        now, room, play = clock.current_time(), locked.room, locked.play
-        seat, old = locked.member.seat, play.state
-        new: State
-        if not isinstance(old, together.Together):
-            new = change(old, seat, room, now)
-        elif shared is None:
-            raise Refused("together", gettext("Together has no undo, shuffle or stop"))
-        else:
-            new = shared(old, seat, room, now)
-        writes = extra(locked, old, new) if extra else ()
-        finish(tx, room, play, new, now, *writes)
-    return room
+    `player`'s own seat (never a seat named by the client): read the room
+    and what is in play in one statement, apply `change` in a race or
+    `shared` in Together (None: the mode has no such action), write if
+    nothing changed the room since the read (else all of it again on a new
+    read), and publish once written (rooms.move_tx)."""
+    for _ in range(move_tx.TRIES):
+        with move_tx.move() as tx:
+            seen = sql.read_seat(code, player.pk, tx)
+            if seen is None:
+                raise no_room(code)
+            if seen.member is None:
+                raise Forbidden("not_member", gettext("you are not in this room"))
+            if seen.play is None:
+                raise Conflict("no_race", gettext("no race is in progress"))
+            # Read after the room: a change written is applied at a later
+            # time than every change it read, so in time order.
+            now, room, play = clock.current_time(), seen.room, seen.play
+            seat, old = seen.member.seat, play.state
+            new: State
+            if not isinstance(old, together.Together):
+                new = change(old, seat, room, now)
+            elif shared is None:
+                raise Refused(
+                    "together", gettext("Together has no undo, shuffle or stop")
+                )
+            else:
+                new = shared(old, seat, room, now)
+            writes = extra(seen, old, new) if extra else ()
+            if finish(tx, room, play, new, now, writes):
+                return room
+    raise RuntimeError(f"room {code} changed under each of {move_tx.TRIES} tries")

@@ -42,8 +42,10 @@ def new_revision() -> int:
 class Revised(models.Model):
     """A row whose `revision` changes with every write: rooms.sql keeps the
     state it last decoded from a row under that number, so an unchanged row
-    is not decoded again. Writes through `save` and through rooms.sql's
-    statements set it; nothing else may write these rows."""
+    is not decoded again, and a room's is what a move's write checks to know
+    that nothing changed the room since the move read it (rooms.move_tx).
+    Writes through `save` and through rooms.sql's statements set it; nothing
+    else may write these rows."""
 
     revision = models.BigIntegerField(default=0, db_default=0)
 
@@ -64,7 +66,7 @@ class RoomQuerySet(models.QuerySet):
         return self.exclude(status=Room.Status.CLOSED)
 
 
-class Room(models.Model):
+class Room(Revised):
     class Status(models.TextChoices):
         LOBBY = "lobby"
         GAME = "game"  # everyone on the game screen; rounds are dealt here
@@ -100,7 +102,8 @@ class Room(models.Model):
 
     objects = RoomQuerySet.as_manager()
 
-    class Meta:
+    class Meta(Revised.Meta):
+        abstract = False
         constraints = [models.UniqueConstraint(fields=["code"], name="one_room_a_code")]
 
     def __str__(self) -> str:

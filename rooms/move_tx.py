@@ -1,26 +1,47 @@
-"""A move's transaction: Django's `atomic`, with the lock and the read of
-the move sent together.
+"""A move's reads and writes: one read, then one write that checks it.
 
-A move locks its room, reads the round's rows, works out the new state and
-writes it, in one `transaction.atomic` block; what it saved is published
-with `on_commit`. On PostgreSQL the block takes four round trips: the
-BEGIN psycopg sends for it (and waits for), the lock and the read sent
-together in one psycopg pipeline (`RoundTransaction.read`), the writes in
-one text (`execute_all`), and COMMIT. The read is a statement of its own,
-run after the lock was granted, so in READ COMMITTED it sees what the last
-holder committed. The lock and the read are bound on the server and
-prepared (`prepared`). Within an outer `atomic` block (tests) the move is
-a savepoint, as any `atomic` block is.
+A move reads its room and what is in play in it in one statement, with no
+lock and no transaction around it: one statement sees one snapshot. It
+works out the new state and then sends its writes, which move the room's
+`revision` on only if it is still the one read and change nothing
+otherwise (rooms.sql.event_writes: on PostgreSQL one statement, the check
+first in its WITH). PostgreSQL runs a statement, or a text of several, as
+one transaction, so a move is two round trips (the read, the write) with
+no BEGIN or COMMIT: Django's connection stays in autocommit, as Django
+left it. Every change to a room moves its revision on (moves, the timer,
+and seats and deals in `transaction.atomic` holding the room's lock), so
+a move whose check failed lost a race to another change of the room; it
+wrote nothing and is worked out again on a new read (up to `TRIES`
+times). What it saved is published with `on_commit`, which runs at once
+outside `atomic`, after the write.
+
+Why not lock the room first, as seats and deals do: a lock must be taken
+in a transaction, and psycopg sends the BEGIN of Django's `atomic` and
+waits for it, then COMMIT is a round trip of its own; four round trips
+against two, and the Python of each (issue 26). Two changes of one room
+within the same millisecond are rare (a room's players and bots make a
+few moves a second), and the one that loses costs one more read and
+write (tests/test_move_races.py makes many).
+
+The read is bound on the server and prepared (`prepared`). Within an
+outer `atomic` block (tests) the move runs in `atomic` too, a savepoint
+as before; on SQLite, which takes a transaction whole, in `atomic`, where
+its check always holds.
 """
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.backends.utils import CursorWrapper
 from psycopg import ClientCursor, Cursor
 
 Statement = tuple[str, Sequence]
+
+# How many times a move is tried before giving up: each lost try means
+# another change of the room landed, so this many in a row means a fault
+# (a check that can never hold), not a busy room.
+TRIES = 20
 
 
 def prepared() -> CursorWrapper:
@@ -40,47 +61,65 @@ def prepared() -> CursorWrapper:
     return connection.make_cursor(cursor)
 
 
-def execute_all(cursor, statements: Sequence[Statement]) -> None:
+def execute_all(cursor, statements: Sequence[Statement]) -> list[int]:
     """Run statements that return no rows in one round trip to the database
     where the driver allows it (psycopg binding the parameters itself, as
-    Django's PostgreSQL backend has it by default), else one by one."""
-    if isinstance(getattr(cursor, "cursor", None), ClientCursor):
-        cursor.execute(
-            "; ".join(sql for sql, _ in statements),
-            [value for _, params in statements for value in params],
-        )
-        return
-    for sql, params in statements:
-        cursor.execute(sql, params)
+    Django's PostgreSQL backend has it by default), else one by one; the
+    rows each changed."""
+    if not isinstance(getattr(cursor, "cursor", None), ClientCursor):
+        changed = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            changed.append(cursor.rowcount)
+        return changed
+    if len(statements) == 1:
+        cursor.execute(*statements[0])
+    else:
+        # Each statement merged with its parameters on its own, which
+        # psycopg does from a cache of the statements it has seen; the
+        # whole text is too long for that cache and would be parsed anew.
+        cursor.execute("; ".join(cursor.mogrify(*s) for s in statements))
+    changed = [cursor.rowcount]  # a result each statement, the first current
+    while cursor.nextset():
+        changed.append(cursor.rowcount)
+    return changed
 
 
 class RoundTransaction:
     """A change to the round in play, begun by `move()`: one `read`, then
-    `finish` with the writes; it commits when `move()`'s block ends."""
+    `write` the statements that save it."""
 
-    def read(self, lock: Statement, read: Statement) -> tuple[list, list]:
-        """Run `lock` and then `read`: the rows of each."""
-        with prepared() as locking, prepared() as reading:
-            if connection.vendor != "postgresql":
-                locking.execute(*lock)
-                reading.execute(*read)
-                return locking.fetchall(), reading.fetchall()
-            # psycopg's pipeline sends both and then waits for both answers;
-            # errors surface as it ends, as Django's own.
-            with connection.wrap_database_errors, connection.connection.pipeline():
-                locking.execute(*lock)
-                reading.execute(*read)
-            return locking.fetchall(), reading.fetchall()
+    def read(self, statement: Statement) -> list:
+        """The rows of `statement`."""
+        with prepared() as cursor:
+            cursor.execute(*statement)
+            return cursor.fetchall()
 
-    def finish(self, writes: Sequence[Statement]) -> None:
-        """Run `writes` (committed when `move()`'s block ends)."""
-        if writes:
-            with connection.cursor() as cursor:
-                execute_all(cursor, writes)
+    def write(
+        self, statements: Sequence[Statement], checks: Sequence[int]
+    ) -> list[bool]:
+        """Run `statements` as one transaction; whether each of the checks
+        (rooms.sql.event_writes's first statement, by its place among
+        `statements`) held. Nothing to write: no round trip."""
+        if not statements:
+            return [True] * len(checks)
+        with connection.cursor() as cursor:
+            changed = execute_all(cursor, statements)
+        return [changed[at] > 0 for at in checks]
 
 
 @contextmanager
 def move() -> Iterator[RoundTransaction]:
-    """A move's transaction; what it saves is published with `on_commit`."""
-    with transaction.atomic():
+    """One try of a move. A database error leaves no transaction open on
+    PostgreSQL (the write's own ends with it); a connection it broke is
+    closed, as `atomic` closes one, so the next move opens another."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield RoundTransaction()
+        return
+    try:
         yield RoundTransaction()
+    except DatabaseError:
+        if not connection.is_usable():
+            connection.close()
+        raise

@@ -77,14 +77,14 @@ def stop_here(code: str, player: Player) -> Room:
     )
 
 
-def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
+def _count_pause(seen: sql.Seen, old: State, new: State) -> Writes:
     """When a pause stops the clock, one more pause of this deal for the
     seat, refused past the limit (pausing a game already paused is
     harmless and free)."""
     if not new.paused or old.paused:
         return ()
-    member, round_id = locked.member, locked.room.current_round_id
-    # A player's lock read their seat and its count; the round is in play.
+    member, round_id = seen.member, seen.room.current_round_id
+    # A player's read has their seat and its count; the round is in play.
     assert member is not None and round_id is not None
     used = member.pauses if member.pauses_round == round_id else 0
     if used >= PAUSES_PER_DEAL:
@@ -93,7 +93,7 @@ def _count_pause(locked: sql.Locked, old: State, new: State) -> Writes:
             gettext("you have used your %(pauses)s pauses of this deal")
             % {"pauses": local_digits(PAUSES_PER_DEAL)},
         )
-    return sql.pause_writes(locked.room.pk, member.seat, used + 1, round_id)
+    return sql.pause_writes(seen.room.pk, member.seat, used + 1, round_id)
 
 
 def pause(code: str, player: Player) -> Room:

@@ -11,26 +11,23 @@ added to Room, Member, Round or Racer is read and written here with no
 change to this module.
 
 - `due_rooms` finds the rooms the timer process must see to;
-- `lock_seat` / `lock_due` lock the room row and read it (with the
-  member's seat row), then, in the same round trip on PostgreSQL
-  (rooms.move_tx), read what is in play: the round's row and a race's
-  racers. The read is a second statement on purpose: in PostgreSQL, a
-  statement that waited for a row lock sees the locked row as the last
-  writer left it but the other rows of its join as they were when it
-  began, so rows read in the locking statement could be stale.
-  `load_play` reads a round by itself, without a lock (hints, joins,
-  deals);
-- `race_writes`, `together_writes` and `pause_writes` give the statements
-  that save what changed, and `event_writes` those that store the events
-  and the room's new version: a move finishes with them, `add_events`
-  runs them (one round trip on PostgreSQL).
+- `read_seat` / `read_due` read a room (with the member's seat row) and
+  what is in play in it (the round's row and a race's racers) in one
+  statement, so from one snapshot, with no lock (rooms.move_tx).
+  `load_play` reads a round by itself (hints, joins, deals);
+- `race_writes`, `together_writes` and `pause_writes` give what saves
+  what changed (`Write`), and `event_writes` the statements that store it
+  with the events and the room's new version and revision, only if the
+  room's revision is still the one read: a move finishes with them,
+  `add_events` runs them for a change that holds the room's lock (one
+  round trip on PostgreSQL).
 
 Decoding is most of a read's CPU, so a process keeps what never changes
 in a round after the deal (`_dealt`), and each racer's and each Together
 round's state with the `revision` of the row it came from or was written
 as (rooms.models.Revised): a row whose revision is the one kept is not
-decoded again. The statements run on SQLite too (without row locks: its
-transactions are taken whole, see settings).
+decoded again. The statements run on SQLite too (in a transaction, which
+SQLite takes whole, see settings).
 """
 
 import threading
@@ -40,9 +37,9 @@ from datetime import datetime
 from functools import cache, lru_cache
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import JSONField
 from psycopg.types.json import Jsonb
 
@@ -64,13 +61,19 @@ from rooms.move_tx import RoundTransaction, Statement, execute_all, prepared
 from rooms.publish import Message
 from rooms.together import Together
 
-# Statements with their parameters, run together by `add_events` or
-# `RoundTransaction.finish`.
-Writes = Sequence[Statement]
+# What saves a change of the round in play, run after the room's check
+# (`event_writes`).
+Writes = Sequence["Write"]
 
 # Round fields that never change after the deal: read once per process
 # (`_dealt`), not with every move.
 _DEALT = ("layout_slug", "layout_name", "positions", "faces", "witness")
+
+
+def _db() -> Any:
+    """This thread's connection itself: `connection` is a proxy that finds
+    it again on each use, a cost when a move uses it dozens of times."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _q(name: str) -> str:
@@ -121,13 +124,14 @@ class Columns:
         return self._at[name]
 
     def instance(self, values: Sequence[Any]) -> Any:
+        db = _db()
         values = list(values)
         for i, col, converters in self.converters:
             value = values[i]
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, db)
             values[i] = value
-        return self.model.from_db(connection.alias, self.names, values)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 @dataclass(frozen=True)
@@ -167,24 +171,24 @@ class InPlay:
 
 
 @dataclass(frozen=True)
-class Locked:
-    """A room whose row this transaction has locked, with the player's
-    seat in it (None: not a member, or the timer's lock) and what is in
-    play in it, read after the lock (None: no race or Together game on)."""
+class Seen:
+    """A room as a move read it (no lock: rooms.move_tx), with the player's
+    seat in it (None: not a member, or the timer's read) and what is in
+    play in it (None: no race or Together game on)."""
 
     room: Room
     member: Member | None
     play: InPlay | None
 
 
-def _for_update(skip_locked: bool = False) -> str:
-    if not connection.features.has_select_for_update:
-        return ""  # SQLite: the transaction itself is exclusive
-    return " FOR UPDATE OF r SKIP LOCKED" if skip_locked else " FOR UPDATE OF r"
+@cache
+def _picked_room() -> str:
+    """The room row of an id and a revision (the parameters)."""
+    return f"{_column(Room, 'id')} = %s AND {_column(Room, 'revision')} = %s"
 
 
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+def _prep(model: type[models.Model], name: str, value: Any, db: Any = None) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, db or _db())
 
 
 @cache
@@ -201,67 +205,70 @@ def _in_play_of(where: str) -> str:
 
 
 @cache
-def _seat_statements() -> tuple[str, str]:
-    """`lock_seat`'s lock and read."""
+def _play_joins() -> str:
+    """The joins of a room `r` to what is in play in it: its round `rd`
+    (nulls when none) and the round's racers `rc`."""
+    round_of = _column(Room, "current_round", "r")
+    racer_round = _column(Racer, "round", "rc")
+    return (
+        f" LEFT JOIN {Round._meta.db_table} rd ON rd.{_q('id')} = {round_of}"
+        f" LEFT JOIN {Racer._meta.db_table} rc ON {racer_round} = rd.{_q('id')}"
+    )
+
+
+@cache
+def _seat_read() -> str:
+    """`read_seat`'s statement: one, so it reads one snapshot."""
     reads = _reads()
-    room_code = _column(Room, "code", "r")
-    lock = (
-        f"SELECT {reads.room.sql}, {reads.member.sql}"
+    return (
+        f"SELECT {reads.room.sql}, {reads.member.sql}, {reads.play}"
         f" FROM {Room._meta.db_table} r"
         f" LEFT JOIN {Member._meta.db_table} m"
         f" ON {_column(Member, 'room', 'm')} = r.{_q('id')}"
-        f" AND {_column(Member, 'player', 'm')} = %s"
-        f" WHERE {room_code} = %s AND {_column(Room, 'status', 'r')} <> %s"
+        f" AND {_column(Member, 'player', 'm')} = %s{_play_joins()}"
+        f" WHERE {_column(Room, 'code', 'r')} = %s"
+        f" AND {_column(Room, 'status', 'r')} <> %s"
+        f" ORDER BY {_column(Racer, 'seat', 'rc')}"
     )
-    read = f"SELECT {reads.play}{_in_play_of(f'{room_code} = %s')}"
-    return lock + _for_update(), read
 
 
-def lock_seat(code: str, player_id: int, tx: RoundTransaction) -> Locked | None:
-    """Lock an open room and read the player's seat in it (None when they
-    have none) and what is in play; None when the room is missing or
-    closed."""
+def read_seat(code: str, player_id: int, tx: RoundTransaction) -> Seen | None:
+    """An open room, the player's seat in it (None when they have none) and
+    what is in play; None when the room is missing or closed."""
     reads = _reads()
-    lock_sql, read_sql = _seat_statements()
-    lock = (lock_sql, [player_id, code, Room.Status.CLOSED])
-    rows, read_rows = tx.read(lock, (read_sql, [code]))
+    rows = tx.read((_seat_read(), [player_id, code, Room.Status.CLOSED]))
     if not rows:
         return None
     width = len(reads.room)
     room = reads.room.instance(rows[0][:width])
-    member_row = rows[0][width:]
+    member_row = rows[0][width : width + len(reads.member)]
     member = None if member_row[0] is None else reads.member.instance(member_row)
-    return Locked(room, member, _in_play(read_rows))
+    return Seen(
+        room, member, _in_play([row[width + len(reads.member) :] for row in rows])
+    )
 
 
-def lock_due(
+def read_due(
     room_ids: Sequence[int], now: datetime, tx: RoundTransaction
-) -> list[Locked]:
-    """Lock those of `room_ids` whose wake_at has come and read what is in
-    play in each, all in one round trip (the timer's batch), leaving out
-    the rooms another transaction holds (that one sees to them, and a
-    timer never waits on another)."""
+) -> list[Seen]:
+    """Those of `room_ids` whose wake_at has come and what is in play in
+    each, in one statement (the timer's batch)."""
     reads = _reads()
     among, ids = _among(room_ids)
     sql = (
-        f"SELECT {reads.room.sql} FROM {Room._meta.db_table} r"
+        f"SELECT {reads.room.sql}, {reads.play}"
+        f" FROM {Room._meta.db_table} r{_play_joins()}"
         f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
-        f" ORDER BY r.{_q('id')}"
+        f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
-    lock = (sql + _for_update(skip_locked=True), [*ids, _prep(Room, "wake_at", now)])
-    read = f"SELECT r.{_q('id')}, {reads.play}{_in_play_of(among)}"
-    rows, read_rows = tx.read(lock, (read, ids))
-    # The read cannot wait for the lock's answer in the same round trip, so
-    # it reads every room asked for: those the lock skipped are left out.
-    plays = {
-        room_id: [row[1:] for row in group]
-        for room_id, group in groupby(read_rows, key=itemgetter(0))
-    }
-    locked = []
-    for row in rows:
-        room = reads.room.instance(row)
-        locked.append(Locked(room, None, _in_play(plays.get(room.pk, []))))
-    return locked
+    rows = tx.read((sql, [*ids, _prep(Room, "wake_at", now)]))
+    width, at_id = len(reads.room), reads.room.at("id")
+    seen = []
+    for _, group in groupby(rows, key=itemgetter(at_id)):
+        room_rows = list(group)
+        room = reads.room.instance(room_rows[0][:width])
+        seen.append(Seen(room, None, _in_play([row[width:] for row in room_rows])))
+    return seen
 
 
 def _among(room_ids: Sequence[int]) -> tuple[str, list]:
@@ -319,11 +326,12 @@ def load_play(round_id: int) -> InPlay | None:
 
 
 # States by (round id, seed[, seat]) with the revision of the row they
-# were read from or written as: a racer's, a Together round's. The seed
-# because SQLite reuses ids after a rollback. One entry a row, the last
-# used last (the first dropped), keeps what the garbage collector walks
-# few.
-KEEP = 1024
+# were read from or written as: a racer's, a Together round's, and a
+# race's round row (keyed "round", id, seed). The seed because SQLite
+# reuses ids after a rollback. One entry a row, the last used last (the
+# first dropped), keeps what the garbage collector walks few: a race of
+# four takes five.
+KEEP = 2048
 _kept: dict[tuple, tuple[int, Any]] = {}
 _kept_lock = threading.Lock()
 
@@ -345,35 +353,41 @@ def _keep(key: tuple, revision: int, state: Any) -> None:
 def _in_play(rows: list[tuple]) -> InPlay | None:
     """The round in play and its state from its rows (`Reads.play`, a row
     a racer: one row with no racer in Together); None when there is no
-    round or it is over."""
-    if not rows:
+    round or it is over. The round's id, seed, status and revision are
+    looked at as they came: a Together round whose state is kept, and a
+    race's round row that is, are not decoded again."""
+    columns = _reads().round
+    first = rows[0] if rows else None
+    if first is None or first[columns.at("id")] is None:
         return None
-    reads = _reads()
-    width = len(reads.round)
-    rnd: Round = reads.round.instance(rows[0][:width])
-    if rnd.status != Round.Status.RACING:
+    if first[columns.at("status")] != Round.Status.RACING:
         return None
-    dealt = _dealt(rnd.pk, rnd.seed)
-    if rnd.together is not None:  # Together's column, null in a race
-        key = (rnd.pk, rnd.seed)
-        shared = _kept_state(key, rnd.revision)
+    round_id, seed = first[columns.at("id")], first[columns.at("seed")]
+    revision, width = first[columns.at("revision")], len(columns)
+    if first[columns.at("together")] is not None:  # Together's, null in a race
+        shared = _kept_state((round_id, seed), revision)
         if shared is None:
+            rnd = columns.instance(first[:width])
             shared = together_store.load(
-                dealt.layout,
+                _dealt(round_id, seed).layout,
                 rnd.seed,
                 rnd.dealt_at,
                 Clock(rnd.banked_ms, rnd.running_since),
                 rnd.paused,
                 rnd.together,
             )
-            _keep(key, rnd.revision, shared)
-        return InPlay(rnd.pk, shared)
+            _keep((round_id, seed), revision, shared)
+        return InPlay(round_id, shared)
+    rnd = _kept_state(("round", round_id, seed), revision)
+    if rnd is None:
+        rnd = columns.instance(first[:width])
+        _keep(("round", round_id, seed), revision, rnd)
     racers = [
-        _racer((rnd.pk, rnd.seed), row[width:])
+        _racer((round_id, seed), row[width:])
         for row in rows
         if row[width] is not None  # a round with no racer yet
     ]
-    return InPlay(rnd.pk, rnd.state(racers, dealt))
+    return InPlay(round_id, rnd.state(racers, _dealt(round_id, seed)))
 
 
 def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
@@ -388,21 +402,48 @@ def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
     return state
 
 
+class Write(NamedTuple):
+    """A statement that saves one row's change, written only when the
+    room's check holds (`event_writes`): `gate` joins that condition on."""
+
+    sql: str
+    params: Sequence
+    gate: str  # " AND " after an UPDATE's WHERE, " WHERE " after a SELECT
+
+
 def _update(
     model: type[models.Model],
     where: Mapping[str, Any],
     new: Mapping[str, Any],
     old: Mapping[str, Any] | None = None,
     revision: int | None = None,
-) -> Statement | None:
+) -> Write | None:
     """An UPDATE of the fields of `new` that differ from `old` (all of them
     without `old`) on the rows `where` picks (fields by name), and of a
-    Revised row's `revision` with them; None when nothing differs. On
-    PostgreSQL a JSON list that only grew (a move adds
-    a step to the undo log) gets its new items appended rather than the
-    whole list encoded, sent and parsed again."""
+    Revised row's `revision` with them; None when nothing differs."""
+    found = _sets(model, new, old, revision)
+    if found is None:
+        return None
+    sets, params = found
+    conditions = " AND ".join(f"{_column(model, name)} = %s" for name in where)
+    db = _db()
+    params += [_prep(model, name, value, db) for name, value in where.items()]
+    sql = f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
+    return Write(sql, params, " AND ")
+
+
+def _sets(
+    model: type[models.Model],
+    new: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    revision: int | None,
+) -> tuple[str, list] | None:
+    """`_update`'s SET list and its parameters. On PostgreSQL a JSON list
+    that only grew (a move adds a step to the undo log) gets its new items
+    appended rather than the whole list encoded, sent and parsed again."""
     sets, params = [], []
-    appends = connection.vendor == "postgresql"
+    db = _db()
+    appends = db.vendor == "postgresql"
     for name, value in new.items():
         was = None if old is None else old.get(name)
         if old is not None and was == value:
@@ -422,19 +463,13 @@ def _update(
             value = value[len(cast(list, was)) :]
         else:
             sets.append(f"{column} = %s")
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(field.get_db_prep_save(value, db))
     if not sets:
         return None
     if revision is not None:
         sets.append(f"{_column(model, 'revision')} = %s")
         params.append(revision)
-    conditions = [f"{_column(model, name)} = %s" for name in where]
-    params += [_prep(model, name, value) for name, value in where.items()]
-    return (
-        f"UPDATE {model._meta.db_table} SET {', '.join(sets)}"
-        f" WHERE {' AND '.join(conditions)}",
-        params,
-    )
+    return ", ".join(sets), params
 
 
 class Encoded(str):
@@ -448,19 +483,19 @@ def _encoded(text: Encoded) -> Jsonb | str:
     return text  # SQLite keeps JSON as text
 
 
-def _insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> Statement:
-    """One INSERT of `rows` (fields by name; the others take their
-    defaults), every concrete field but the primary key."""
-    fields = _inserted(model)
+def _insert(model: type[models.Model], row: Mapping[str, Any]) -> Write:
+    """An INSERT of `row` (fields by name; the others take their defaults),
+    every concrete field but the primary key, as a SELECT of its values so
+    that a condition can follow (`Write.gate`)."""
     params = []
-    for row in rows:
-        for field in fields:
-            value = row[field.name] if field.name in row else field.get_default()
-            if isinstance(value, Encoded):
-                params.append(_encoded(value))
-            else:
-                params.append(field.get_db_prep_save(value, connection))
-    return _insert_sql(model, len(rows)), params
+    db = _db()
+    for field in _inserted(model):
+        value = row[field.name] if field.name in row else field.get_default()
+        if isinstance(value, Encoded):
+            params.append(_encoded(value))
+        else:
+            params.append(field.get_db_prep_save(value, db))
+    return Write(_insert_sql(model), params, " WHERE ")
 
 
 @_per_model
@@ -469,14 +504,11 @@ def _inserted(model: type[models.Model]) -> list[models.Field]:
 
 
 @_per_model
-def _insert_sql(model: type[models.Model], rows: int) -> str:
+def _insert_sql(model: type[models.Model]) -> str:
     fields = _inserted(model)
-    marks = f"({', '.join(['%s'] * len(fields))})"
     columns = ", ".join(_q(f.column) for f in fields)
-    return (
-        f"INSERT INTO {model._meta.db_table} ({columns})"
-        f" VALUES {', '.join([marks] * rows)}"
-    )
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {model._meta.db_table} ({columns}) SELECT {marks}"
 
 
 def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
@@ -484,7 +516,7 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     racer that changed (a racer new to the race is added) and the round's
     status and clock. `add_events` runs them."""
     before = {r.seat: r for r in old.racers}
-    writes = []
+    writes: list[Write] = []
     added = []
     for racer in new.racers:
         prev = before.get(racer.seat)
@@ -500,8 +532,7 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
             if update is not None:
                 writes.append(update)
         _keep((round_id, new.seed, racer.seat), revision, racer)
-    if added:
-        writes.append(_insert(Racer, added))
+    writes += [_insert(Racer, row) for row in added]
     update = _update(
         Round, {"id": round_id}, round_fields(new), round_fields(old), new_revision()
     )
@@ -533,9 +564,12 @@ def add_events(
 ) -> None:
     """Store numbered events and the room's version and wake_at, after
     `writes` (a round's rows, from `race_writes`): all in one round trip on
-    PostgreSQL."""
+    PostgreSQL. For a change holding the room's lock (rooms.changes), so
+    the room's check holds."""
     with connection.cursor() as cursor:
-        execute_all(cursor, event_writes(room, events, now, writes))
+        changed = execute_all(cursor, event_writes(room, events, now, writes))
+    if changed[0] != 1:
+        raise RuntimeError(f"room {room.pk} changed under its lock")
 
 
 def _event_data(message: Message) -> Encoded | None:
@@ -543,22 +577,66 @@ def _event_data(message: Message) -> Encoded | None:
 
 
 def event_writes(
-    room: Room, events: list[Message], now: datetime, writes: Writes = ()
+    room: Room,
+    events: list[Message],
+    now: datetime,
+    writes: Writes = (),
+    skip_locked: bool = False,
 ) -> list[Statement]:
-    """The statements of `add_events`, for a move to finish with."""
-    version = {"version": room.version, "wake_at": room.wake_at}
-    statements = [*writes, _update(Room, {"id": room.pk}, version)]
-    if events:
-        # One statement for any number of events (a move makes one).
-        rows = [
-            {
-                "room": room.pk,
-                "version": e["v"],
-                "kind": e["kind"],
-                "created": now,
-                "data": _event_data(e),
-            }
-            for e in events
-        ]
-        statements.append(_insert(Event, rows))
-    return [s for s in statements if s is not None]
+    """The statements of `add_events`, for a move to finish with. The first
+    is the room's check: it writes the room's version and wake_at and moves
+    its revision on only if the revision is still the one `room` was read
+    with (with `skip_locked`, also only if no other transaction holds the
+    room's row: the timer never waits); the rows it changed, one or none,
+    tell which. The rest (`writes`, the events) are written only if it
+    changed one (rooms.move_tx). On PostgreSQL they are all one statement, the check
+    first and the others after it in its WITH (`_checked`): PostgreSQL
+    runs one statement for a room rather than one a row."""
+    revision = new_revision()
+    found = _sets(
+        Room, {"version": room.version, "wake_at": room.wake_at}, None, revision
+    )
+    assert found is not None  # no `old`: every field is written
+    sets, params = found
+    table, picked = Room._meta.db_table, _picked_room()
+    if skip_locked and connection.features.has_select_for_update_skip_locked:
+        room_id = _column(Room, "id")
+        picked = (
+            f"{room_id} = (SELECT {room_id} FROM {table}"
+            f" WHERE {picked} FOR UPDATE SKIP LOCKED)"
+        )
+    check = (
+        f"UPDATE {table} SET {sets} WHERE {picked}",
+        [*params, room.pk, room.revision],
+    )
+    room.revision = revision
+    rows = [*writes, *(_insert(Event, _event_row(room, e, now)) for e in events)]
+    if connection.vendor == "postgresql":
+        return [_checked(check, rows)]
+    gate = f"EXISTS (SELECT 1 FROM {table} WHERE {_picked_room()})"
+    gated = [(w.sql + w.gate + gate, [*w.params, room.pk, revision]) for w in rows]
+    return [check, *gated]
+
+
+def _checked(check: Statement, writes: Sequence[Write]) -> Statement:
+    """The room's check and `writes` in one statement: the check's row,
+    when it changed one, is the statement's, and each write's condition is
+    that it did. The check runs first (the statement reads its rows), so
+    the room's row is locked before any other, as every change of a room
+    locks it."""
+    parts = [f"checked AS ({check[0]} RETURNING 1)"]
+    params = list(check[1])
+    for n, write in enumerate(writes):
+        parts.append(f"w{n} AS ({write.sql}{write.gate}EXISTS (SELECT FROM checked))")
+        params += write.params
+    return f"WITH {', '.join(parts)} SELECT 1 FROM checked", params
+
+
+def _event_row(room: Room, message: Message, now: datetime) -> dict[str, Any]:
+    return {
+        "room": room.pk,
+        "version": message["v"],
+        "kind": message["kind"],
+        "created": now,
+        "data": _event_data(message),
+    }

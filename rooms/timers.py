@@ -15,29 +15,51 @@ def apply_due_timers(room_id: int) -> bool:
 
 def apply_due(room_ids: Sequence[int]) -> int:
     """Apply what is due in these rooms: time limits, bots' moves and turns
-    running out, as each round's rules say, all in one transaction holding
-    the rooms' row locks (a busy timer's batch: one lock and read, one
-    COMMIT, one hand-over of the events for all of them). Rooms locked by
-    someone else are skipped (that one will see to them, and a second
-    timer never waits on the first). How many rooms had a round in play."""
+    running out, as each round's rules say: one read of them all, then one
+    text that writes every room's change (a busy timer's batch: two round
+    trips and one hand-over of the events for all of them). A room that
+    changed since the read (a player's move came first) is read and
+    applied once more; one whose row another transaction holds is left to
+    the next look, as is one that changed again (a timer never waits on
+    another). How many rooms had a round in play and were written."""
     if not room_ids:
         return 0
+    written, lost = _apply_due(room_ids)
+    if lost:
+        written += _apply_due(lost)[0]
+    return written
+
+
+def _apply_due(room_ids: Sequence[int]) -> tuple[int, list[int]]:
+    """`apply_due`'s one try: how many rooms with a round in play it wrote,
+    and the rooms whose check failed."""
     now = clock.current_time()
-    sent: list[tuple[str, list[Message]]] = []
     with move_tx.move() as tx:
         writes: list[move_tx.Statement] = []
-        for locked in sql.lock_due(room_ids, now, tx):
-            room, play = locked.room, locked.play
+        checks: list[int] = []
+        # Each room's id and events (none: nothing in play), by its check.
+        news: list[tuple[int, str, list[Message] | None]] = []
+        for seen in sql.read_due(room_ids, now, tx):
+            room, play = seen.room, seen.play
+            checks.append(len(writes))
             if play is None:  # nothing in play: nothing to wake up for
                 room.wake_at = None
-                writes += sql.event_writes(room, [], now)
+                writes += sql.event_writes(room, [], now, skip_locked=True)
+                news.append((room.pk, room.code, None))
                 continue
-            messages, statements = ending(room, play, _run_due(play.state, now), now)
+            new = _run_due(play.state, now)
+            messages, statements = ending(room, play, new, now, skip_locked=True)
             writes += statements
-            sent.append((room.code, messages))
-        tx.finish(writes)
+            news.append((room.pk, room.code, messages))
+        written = tx.write(writes, checks)
+        sent = [
+            (code, messages)
+            for (_, code, messages), w in zip(news, written, strict=True)
+            if w and messages is not None
+        ]
         publish_rooms_on_commit(sent)
-    return len(sent)
+    lost = [room_id for (room_id, _, _), w in zip(news, written, strict=True) if not w]
+    return len(sent), lost
 
 
 def _run_due(state: State, now) -> State:
