@@ -39,9 +39,10 @@ from rooms.limits import (
 )
 from rooms.models import Member, Room
 from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
-from rooms.publish import fanout, group_name
+from rooms.publish import group_name
 from rooms.state import full_state
 from sitewide.numerals import local_digits
+from sitewide.pubsub import fanout
 
 log = logging.getLogger(__name__)
 
@@ -150,8 +151,8 @@ ACTIONS = {
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     # No channel of its own: the room's messages come through the process's
-    # fan-out (rooms.publish.Fanout), one subscription per room rather than
-    # a channel and a group membership per socket.
+    # fan-out (sitewide.pubsub.Fanout), one subscription per room rather
+    # than a channel and a group membership per socket.
     channel_layer_alias = None
     # A person sends a few messages a second at most; a page that reconnects
     # and syncs may burst.
@@ -416,8 +417,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _room_message(self, message: dict) -> None:
         """A message of the room's group (rooms.publish), handed over by the
-        process's fan-out: it writes to this socket and waits for nothing
-        else, as the room's other sockets get it next."""
+        process's fan-out (sitewide.pubsub): it writes to this socket and
+        waits for nothing else, as the room's other sockets get it next."""
         if message["type"] == "room.events":
             # The events, already encoded.
             self.version = max(self.version, message["last"])

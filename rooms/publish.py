@@ -15,27 +15,22 @@ the work came from: whoever hands work to threads names its loop first
 for its threads), and the name goes with the work into the thread, as
 asgiref's sync_to_async runs it in a copy of the caller's context. Without
 a loop (a management command, a test) it is sent before the call returns.
-
-On the receiving side a process subscribes once per room it serves, not
-once per socket (`Fanout`): each group message is read and decoded once
-and its text written to every socket of the room in the process, in one
-turn of the loop, rather than queued for each socket's consumer to wake,
-decode and send in turn.
+Each process hears a room once, however many of its sockets are in it
+(sitewide.pubsub).
 """
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from sitewide import pubsub
 
 log = logging.getLogger(__name__)
 
@@ -98,22 +93,24 @@ _sending: set[asyncio.Task[None]] = set()
 Send = tuple[str, dict[str, Any], str]
 
 
-async def _group_send(sends: list[Send]) -> None:
-    # One after the other: the channel layer sends one at a time anyway.
-    for code, message, what in sends:
-        try:
-            await get_channel_layer().group_send(group_name(code), message)
-        except Exception:
-            # What changed is committed: clients catch up on their next
-            # sync, and a seat that left is refused on its socket's next
-            # action.
-            log.exception("could not tell room %s %s", code, what)
+async def _group_send(sends: list[Send], once: bool = False) -> None:
+    try:
+        await pubsub.publish([message for _, message, _ in sends], once=once)
+    except Exception:
+        # What changed is committed: clients catch up on their next sync,
+        # and a seat that left is refused on its socket's next action.
+        told = ", ".join(f"room {code} {what}" for code, _, what in sends)
+        log.exception("could not tell %s", told)
+
+
+def _send_once(sends: list[Send]) -> None:
+    async_to_sync(_group_send)(sends, once=True)
 
 
 def _hand_over(sends: list[Send]) -> None:
     loop = _loop()
     if loop is None:
-        send = async_to_sync(_group_send)
+        send = _send_once
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -199,94 +196,3 @@ class PublishFromLoop:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         publish_from_this_loop()
         await self.app(scope, receive, send)
-
-
-# What a socket's consumer is handed for each message of its room's group.
-Listener = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-class Fanout:
-    """One process's subscriptions to groups, shared by its sockets: a
-    group is joined once, on the process's own channel, while any socket
-    of the process listens to it, and each message of the group is handed
-    to every listener of it in turn (a listener writes to its socket and
-    does not wait on anything else, so one message reaches all of them in
-    one turn of the loop). Channels' public layer API only: the layer
-    carries the messages between processes, or within one (in memory)."""
-
-    def __init__(self, layer: Any) -> None:
-        self.layer = layer
-        self.listeners: dict[str, dict[object, Listener]] = {}
-        # Joins and leaves one at a time: a group's first join must have
-        # subscribed before any of its sockets reads the state.
-        self.lock = asyncio.Lock()
-        self.channel: str | None = None
-        self.receiver: asyncio.Task[None] | None = None
-
-    async def join(self, group: str, key: object, listener: Listener) -> None:
-        """Hand `listener` every message of `group` from now on (the group
-        is subscribed when this returns), until `leave(group, key)`."""
-        async with self.lock:
-            if self.channel is None:
-                self.channel = await self.layer.new_channel()
-                self.receiver = asyncio.create_task(self._receive(self.channel))
-            if group not in self.listeners:
-                await self.layer.group_add(group, self.channel)
-                self.listeners[group] = {}
-            self.listeners[group][key] = listener
-
-    async def leave(self, group: str, key: object) -> None:
-        async with self.lock:
-            listeners = self.listeners.get(group, {})
-            if listeners.pop(key, None) is None or listeners:
-                return
-            del self.listeners[group]
-            try:
-                await self.layer.group_discard(group, self.channel)
-            except Exception:
-                # Redis is out of reach: the group's messages, if any
-                # still come, find no listener here.
-                log.warning("could not leave %s", group, exc_info=True)
-            if not self.listeners:
-                await self._stop()
-
-    async def _stop(self) -> None:
-        # Nothing left to hear: the process's channel goes too (the layer
-        # unsubscribes it when its receive is cancelled).
-        receiver, self.receiver, self.channel = self.receiver, None, None
-        if receiver is not None:
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await receiver
-
-    async def _receive(self, channel: str) -> None:
-        while True:
-            try:
-                message = await self.layer.receive(channel)
-            except Exception:
-                # The layer lost its connection: it comes back by itself.
-                log.exception("could not receive the groups' messages")
-                await asyncio.sleep(1)
-                continue
-            listeners = self.listeners.get(message.get("group"), {})
-            for listener in list(listeners.values()):
-                try:
-                    await listener(message)
-                except Exception:
-                    log.exception("a listener of %s failed", message["group"])
-
-
-_fanouts: dict[asyncio.AbstractEventLoop, Fanout] = {}
-
-
-def fanout() -> Fanout:
-    """The running loop's fan-out over the current channel layer (a test
-    that makes a new layer gets a new one)."""
-    loop = asyncio.get_running_loop()
-    layer = get_channel_layer()
-    found = _fanouts.get(loop)
-    if found is None or found.layer is not layer:
-        for old in [old for old in _fanouts if old.is_closed()]:
-            del _fanouts[old]
-        found = _fanouts[loop] = Fanout(layer)
-    return found

@@ -1,0 +1,67 @@
+"""A process hears each room once (issue 29): its sockets of a room share
+one subscription, every one of them gets each move, and the subscription
+goes with the room's last socket."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from rooms import actions
+from rooms.publish import group_name
+from sitewide import pubsub
+from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)
+    fresh_layer,
+    joined,
+    racing_room,
+    reply_to,
+    version,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def record(monkeypatch, name: str) -> list[str]:
+    """The groups the process's fan-out `name`s (subscribe, unsubscribe),
+    over Redis or the in-memory layer alike."""
+    calls: list[str] = []
+    for bus in (pubsub.RedisBus, pubsub.LayerBus):
+        real = getattr(bus, name)
+
+        async def recording(self, group, real=real):
+            calls.append(group)
+            await real(self, group)
+
+        monkeypatch.setattr(bus, name, recording)
+    return calls
+
+
+async def test_every_socket_of_a_room_sees_a_move_through_one_subscription(
+    monkeypatch,
+):
+    room, ann, bob, pairs = await racing_room()
+    adds, discards = (
+        record(monkeypatch, "subscribe"),
+        record(monkeypatch, "unsubscribe"),
+    )
+    # Bob's other tabs too: four sockets of the room in this process.
+    sockets = [await joined(room, ann), *[await joined(room, bob) for _ in range(3)]]
+    assert adds == [group_name(room.code)]
+    a, b = pairs[0]
+    ack = await reply_to(sockets[0], {"type": "take", "a": a, "b": b, "move": 0})
+    assert ack["v"] == await version(room)
+    for ws in sockets[1:]:
+        seen = await ws.receive_json_from(timeout=3)
+        assert (seen["type"], seen["events"][-1]["v"]) == ("events", ack["v"])
+    for ws in sockets:
+        await ws.disconnect()
+    assert discards == [group_name(room.code)]
+    assert pubsub.fanout().listeners == {}
+
+
+async def test_a_socket_still_hears_its_room_after_the_first_one_closed():
+    room, ann, bob, pairs = await racing_room()
+    first, second = await joined(room, ann), await joined(room, bob)
+    await first.disconnect()
+    await database_sync_to_async(actions.take_pair)(room.code, ann, *pairs[0], 0)
+    seen = await second.receive_json_from(timeout=3)
+    assert (seen["type"], seen["events"][-1]["v"]) == ("events", await version(room))
+    await second.disconnect()
