@@ -8,7 +8,6 @@ reaches an action, and acts only for the connection's own seat.
 """
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -42,7 +41,7 @@ from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
 from rooms.state import full_state
 from sitewide.numerals import local_digits
-from sitewide.pubsub import fanout
+from sitewide.pubsub import fanout, stopped
 
 log = logging.getLogger(__name__)
 
@@ -256,9 +255,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "bucket"):
             return  # refused at connect: it joined nothing
         if self.watcher is not None:
-            self.watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.watcher
+            await stopped(self.watcher)
         await self._stop_listening()
         # Gone from the game screen: in Together, skipped unless back soon
         # (a reload reconnects within the grace, and keeps the turn).
@@ -514,9 +511,7 @@ class WatchConsumer(AsyncJsonWebsocketConsumer):
         self.feed.leave()
         follower = getattr(self, "follower", None)
         if follower is not None:
-            follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
+            await stopped(follower)
 
     async def _follow(self) -> None:
         while True:

@@ -16,7 +16,6 @@ embedded setup and tests) they go through channels' public layer API.
 """
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -46,6 +45,15 @@ def _redis_config() -> tuple[str, dict[str, Any], str] | None:
     options = dict(host) if isinstance(host, dict) else {"address": host}
     address = options.pop("address")
     return address, options, config.get("prefix", "asgi")
+
+
+async def stopped(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait until it ended. A cancel of the caller itself
+    meanwhile still ends the caller (daphne's shutdown cancels each socket's
+    consumer and waits for all of them: one that went on would hold the
+    process up until it is killed)."""
+    task.cancel()
+    await asyncio.wait([task])
 
 
 def encode(message: Message) -> str:
@@ -96,9 +104,7 @@ class RedisBus:
 
     async def close(self) -> None:
         if self.reader is not None:
-            self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
+            await stopped(self.reader)
         await self.pubsub.aclose()
         await self.client.aclose()
 
@@ -140,9 +146,7 @@ class LayerBus:
     async def close(self) -> None:
         # The layer lets go of the channel when its receive is cancelled.
         if self.receiver is not None:
-            self.receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.receiver
+            await stopped(self.receiver)
 
     async def _receive(self, channel: str) -> None:
         while True:

@@ -2,6 +2,8 @@
 one subscription, every one of them gets each move, and the subscription
 goes with the room's last socket."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -65,3 +67,24 @@ async def test_a_socket_still_hears_its_room_after_the_first_one_closed():
     seen = await second.receive_json_from(timeout=3)
     assert (seen["type"], seen["events"][-1]["v"]) == ("events", await version(room))
     await second.disconnect()
+
+
+async def test_a_consumer_cancelled_while_it_stops_its_reader_still_ends():
+    """daphne's shutdown cancels every socket's consumer and waits for them
+    all: one that swallowed the cancel while it stopped its room's reader
+    held the process up until systemd killed it, 15 s later."""
+
+    async def slow_to_stop():
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.2)  # a connection closing
+            raise
+
+    reader = asyncio.create_task(slow_to_stop())
+    await asyncio.sleep(0)
+    consumer = asyncio.create_task(pubsub.stopped(reader))
+    await asyncio.sleep(0.05)
+    consumer.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await consumer
