@@ -159,6 +159,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
     closing = False  # set once this consumer closed or saw the socket go
+    early: list[dict] | None = None  # the room's messages before the state
     counted: tuple = ()  # this socket's (key, ticket) in limits.LIMITS
 
     async def connect(self) -> None:
@@ -186,8 +187,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # This socket in a Together room's state (whose drop counts).
         self.link = f"socket.{uuid.uuid4().hex}"
         # Join the group before reading the state: an event committed in
-        # between then arrives twice (the client ignores versions it has)
-        # rather than never.
+        # between is then heard rather than missed. The fan-out hands the
+        # room's messages over as they come, so until the state has gone
+        # they wait here (a socket says hello, then the state, then events).
+        self.early: list[dict] | None = []
         self.fanout = fanout()
         await self.fanout.join(group_name(self.code), self, self._room_message)
         await self.accept()
@@ -195,6 +198,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         since = query.get("since", [""])[0]
         await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
         await self._send_catch_up(parse_since(since))
+        early, self.early = self.early, None
+        for message in early:
+            await self._room_message(message)
         if isinstance(get_channel_layer(), InMemoryChannelLayer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
@@ -416,9 +422,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """A message of the room's group (rooms.publish), handed over by the
         process's fan-out (sitewide.pubsub): it writes to this socket and
         waits for nothing else, as the room's other sockets get it next."""
-        if message["type"] == "room.events":
+        if self.early is not None:
+            self.early.append(message)  # connecting: after the state
+        elif message["type"] == "room.events":
+            if message["last"] <= self.version:
+                return  # in the state or events this socket was sent
             # The events, already encoded.
-            self.version = max(self.version, message["last"])
+            self.version = message["last"]
             await self.send(text_data=message["text"])
         elif message["seat"] == self.seat and not self.closing:
             # A seat left or was removed: its other sockets close as not

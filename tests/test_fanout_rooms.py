@@ -3,14 +3,16 @@ one subscription, every one of them gets each move, and the subscription
 goes with the room's last socket."""
 
 import asyncio
+import time
 
 import pytest
 from channels.db import database_sync_to_async
 
-from rooms import actions
+from rooms import actions, consumers
 from rooms.publish import group_name
 from sitewide import pubsub
 from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)
+    connect,
     fresh_layer,
     joined,
     racing_room,
@@ -88,3 +90,24 @@ async def test_a_consumer_cancelled_while_it_stops_its_reader_still_ends():
     consumer.cancel()
     with pytest.raises(asyncio.CancelledError):
         await consumer
+
+
+async def test_a_move_made_while_a_socket_connects_comes_in_its_state(monkeypatch):
+    """The room is heard from before the state is read, but its messages
+    wait for the state: hello, then the state, and no event it holds."""
+    room, ann, bob, pairs = await racing_room()
+    read = consumers._catch_up
+
+    def moved_meanwhile(code, since):
+        actions.take_pair(code, bob, *pairs[0], 0)
+        time.sleep(0.3)  # its event reaches this process meanwhile
+        return read(code, since)
+
+    monkeypatch.setattr(consumers, "_catch_up", moved_meanwhile)
+    ws, connected = await connect(room, ann)
+    assert connected
+    assert (await ws.receive_json_from())["type"] == "hello"
+    state = await ws.receive_json_from()
+    assert (state["type"], state["version"]) == ("state", await version(room))
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()
