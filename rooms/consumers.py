@@ -8,18 +8,18 @@ reaches an action, and acts only for the connection's own seat.
 """
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import InMemoryChannelLayer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext
@@ -41,6 +41,7 @@ from rooms.protocol import MAX_MESSAGE_CHARS, BadMessage, validate
 from rooms.publish import group_name
 from rooms.state import full_state
 from sitewide.numerals import local_digits
+from sitewide.pubsub import fanout, stopped
 
 log = logging.getLogger(__name__)
 
@@ -148,12 +149,17 @@ ACTIONS = {
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
+    # No channel of its own: the room's messages come through the process's
+    # fan-out (sitewide.pubsub.Fanout), one subscription per room rather
+    # than a channel and a group membership per socket.
+    channel_layer_alias = None
     # A person sends a few messages a second at most; a page that reconnects
     # and syncs may burst.
     RATE, BURST = 8.0, 24
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
     closing = False  # set once this consumer closed or saw the socket go
+    early: list[dict] | None = None  # the room's messages before the state
     counted: tuple = ()  # this socket's (key, ticket) in limits.LIMITS
 
     async def connect(self) -> None:
@@ -178,24 +184,30 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.strikes = 0
         self.version = 0  # the last version this connection has sent
         self.watcher = None
+        # This socket in a Together room's state (whose drop counts).
+        self.link = f"socket.{uuid.uuid4().hex}"
         # Join the group before reading the state: an event committed in
-        # between then arrives twice (the client ignores versions it has)
-        # rather than never.
-        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        # between is then heard rather than missed. The fan-out hands the
+        # room's messages over as they come, so until the state has gone
+        # they wait here (a socket says hello, then the state, then events).
+        self.early: list[dict] | None = []
+        self.fanout = fanout()
+        await self.fanout.join(group_name(self.code), self, self._room_message)
         await self.accept()
         query = parse_qs(self.scope.get("query_string", b"").decode())
         since = query.get("since", [""])[0]
         await self.send_json({"type": "hello", "seat": self.seat, "t": _now_ms()})
         await self._send_catch_up(parse_since(since))
-        if isinstance(self.channel_layer, InMemoryChannelLayer):
+        early, self.early = self.early, None
+        for message in early:
+            await self._room_message(message)
+        if isinstance(get_channel_layer(), InMemoryChannelLayer):
             # This layer does not cross processes, and the timer process
             # (bots, time limits) is another one: look for its changes here.
             self.watcher = asyncio.create_task(self._watch())
         # On the game screen again: in Together, their turns come back, and
         # this socket is the one whose drop counts.
-        await in_thread(actions.open_connection)(
-            self.code, self.player, self.channel_name
-        )
+        await in_thread(actions.open_connection)(self.code, self.player, self.link)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         # Events of the room may still be queued for this consumer after it
@@ -230,7 +242,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             # or the seat would stay full once the service is back.
             metrics.SOCKETS.labels("room").dec()
             await self._give_back()
+            await self._stop_listening()
             raise
+
+    async def _stop_listening(self) -> None:
+        if hasattr(self, "fanout"):
+            await self.fanout.leave(group_name(self.code), self)
 
     async def _give_back(self) -> None:
         for key, ticket in self.counted:
@@ -244,28 +261,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "bucket"):
             return  # refused at connect: it joined nothing
         if self.watcher is not None:
-            self.watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.watcher
-        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+            await stopped(self.watcher)
+        await self._stop_listening()
         # Gone from the game screen: in Together, skipped unless back soon
         # (a reload reconnects within the grace, and keeps the turn).
-        await in_thread(actions.drop_connection)(
-            self.code, self.player, self.channel_name
-        )
+        await in_thread(actions.drop_connection)(self.code, self.player, self.link)
 
     async def dispatch(self, message: dict) -> None:
-        """Channels closes stale database connections before every message it
-        dispatches, on its one sync thread: a thread hop for each frame a
-        player sends and each event of the room. This consumer reaches the
-        database only from the worker threads of `in_thread`, where
-        database_sync_to_async closes them, so the busiest two messages skip
-        the hop. Everything it says to the person is in their page's
-        language; a room's events, already encoded, say nothing in words,
-        so they skip switching to it (every member's socket gets each)."""
-        if message["type"] == "room.events":
-            await self.room_events(message)
-            return
+        """Everything this consumer says to the person is in their page's
+        language. (A room's events come through `_room_message` instead:
+        already encoded, they say nothing in words.)"""
         with translation.override(self.language):
             await self._dispatch_frame(message)
 
@@ -275,6 +280,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         return scope_language(self.scope)
 
     async def _dispatch_frame(self, message: dict) -> None:
+        # Channels closes stale database connections before every message it
+        # dispatches, on its one sync thread: a thread hop for each frame a
+        # player sends. This consumer reaches the database only from the
+        # worker threads of `in_thread`, where database_sync_to_async closes
+        # them, so the frames skip the hop.
         if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
         else:
@@ -408,15 +418,22 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             reply["tile"] = tile
         await self.send_json(reply)
 
-    async def room_events(self, event: dict) -> None:
-        """Events published for the room (rooms.publish), already encoded."""
-        self.version = max(self.version, event["last"])
-        await self.send(text_data=event["text"])
-
-    async def room_unseated(self, event: dict) -> None:
-        """A seat left or was removed: its other sockets close as not
-        seated (the page then shows the join form, or that it was removed)."""
-        if event["seat"] == self.seat and not self.closing:
+    async def _room_message(self, message: dict) -> None:
+        """A message of the room's group (rooms.publish), handed over by the
+        process's fan-out (sitewide.pubsub): it writes to this socket and
+        waits for nothing else, as the room's other sockets get it next."""
+        if self.early is not None:
+            self.early.append(message)  # connecting: after the state
+        elif message["type"] == "room.events":
+            if message["last"] <= self.version:
+                return  # in the state or events this socket was sent
+            # The events, already encoded.
+            self.version = message["last"]
+            await self.send(text_data=message["text"])
+        elif message["seat"] == self.seat and not self.closing:
+            # A seat left or was removed: its other sockets close as not
+            # seated (the page then shows the join form, or that it was
+            # removed).
             await self.close(code=CLOSE_NOT_MEMBER)
 
 
@@ -483,6 +500,8 @@ class WatchConsumer(AsyncJsonWebsocketConsumer):
     sends the room's full state whenever it changed (at most every
     WATCH_EVERY_S) and refuses every action."""
 
+    channel_layer_alias = None  # it hears nothing from the layer
+
     async def connect(self) -> None:
         metrics.SOCKETS.labels("watch").inc()
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -502,9 +521,7 @@ class WatchConsumer(AsyncJsonWebsocketConsumer):
         self.feed.leave()
         follower = getattr(self, "follower", None)
         if follower is not None:
-            follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
+            await stopped(follower)
 
     async def _follow(self) -> None:
         while True:

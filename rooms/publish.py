@@ -15,6 +15,8 @@ the work came from: whoever hands work to threads names its loop first
 for its threads), and the name goes with the work into the thread, as
 asgiref's sync_to_async runs it in a copy of the caller's context. Without
 a loop (a management command, a test) it is sent before the call returns.
+Each process hears a room once, however many of its sockets are in it
+(sitewide.pubsub).
 """
 
 import asyncio
@@ -26,8 +28,9 @@ from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from sitewide import pubsub
 
 log = logging.getLogger(__name__)
 
@@ -90,22 +93,24 @@ _sending: set[asyncio.Task[None]] = set()
 Send = tuple[str, dict[str, Any], str]
 
 
-async def _group_send(sends: list[Send]) -> None:
-    # One after the other: the channel layer sends one at a time anyway.
-    for code, message, what in sends:
-        try:
-            await get_channel_layer().group_send(group_name(code), message)
-        except Exception:
-            # What changed is committed: clients catch up on their next
-            # sync, and a seat that left is refused on its socket's next
-            # action.
-            log.exception("could not tell room %s %s", code, what)
+async def _group_send(sends: list[Send], once: bool = False) -> None:
+    try:
+        await pubsub.publish([message for _, message, _ in sends], once=once)
+    except Exception:
+        # What changed is committed: clients catch up on their next sync,
+        # and a seat that left is refused on its socket's next action.
+        told = ", ".join(f"room {code} {what}" for code, _, what in sends)
+        log.exception("could not tell %s", told)
+
+
+def _send_once(sends: list[Send]) -> None:
+    async_to_sync(_group_send)(sends, once=True)
 
 
 def _hand_over(sends: list[Send]) -> None:
     loop = _loop()
     if loop is None:
-        send = async_to_sync(_group_send)
+        send = _send_once
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -144,6 +149,7 @@ def _send(rooms: list[tuple[str, list[Message]]]) -> None:
             code,
             {
                 "type": "room.events",
+                "group": group_name(code),
                 "text": events_text(events),
                 "last": events[-1]["v"],
             },
@@ -169,7 +175,7 @@ def publish_rooms_on_commit(rooms: list[tuple[str, list[Message]]]) -> None:
 
 
 def _send_unseated(code: str, seat: int) -> None:
-    message = {"type": "room.unseated", "seat": seat}
+    message = {"type": "room.unseated", "group": group_name(code), "seat": seat}
     _hand_over([(code, message, f"that seat {seat} left")])
 
 

@@ -1,0 +1,290 @@
+"""Groups of sockets across processes: a message published to a group
+reaches every listener of it in every process (rooms.publish, its rooms'
+sockets).
+
+A process subscribes once per group it serves, not once per socket
+(`Fanout`): each message is read and decoded once and handed to every
+listener of its group in the process in one turn of the loop, rather than
+queued for each socket's consumer to wake, decode and send in turn.
+
+With Redis (the channel layer's host and prefix, config.settings) the
+messages go over Redis pub/sub directly (`encode`): what a loop publishes
+while a publish is under way goes out together after it, in one round
+trip (a pipeline), so a busy process's messages never queue one round
+trip each. Without it (the in-memory channel layer: one process, the
+embedded setup and tests) they go through channels' public layer API.
+"""
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import redis.asyncio
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+# A message for a group: a dict of JSON values with its group's name as
+# "group" (which tells a process's fan-out whose listeners it is for).
+Message = dict[str, Any]
+# What a socket's consumer is handed for each message of its group.
+Listener = Callable[[Message], Awaitable[None]]
+Deliver = Callable[[Message], Awaitable[None]]
+
+
+def _redis_config() -> tuple[str, dict[str, Any], str] | None:
+    """The Redis address, connection options and channel prefix of the
+    channel layer's configuration, or None for the in-memory layer."""
+    if isinstance(get_channel_layer(), InMemoryChannelLayer):
+        return None
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    (host,) = config["hosts"]
+    options = dict(host) if isinstance(host, dict) else {"address": host}
+    address = options.pop("address")
+    return address, options, config.get("prefix", "asgi")
+
+
+async def stopped(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait until it ended. A cancel of the caller itself
+    meanwhile still ends the caller (daphne's shutdown cancels each socket's
+    consumer and waits for all of them: one that went on would hold the
+    process up until it is killed)."""
+    task.cancel()
+    await asyncio.wait([task])
+
+
+def encode(message: Message) -> str:
+    """A message as sent over Redis: its fields as JSON but for its
+    "text", already JSON as every socket sends it, after a newline (which
+    no JSON from json.dumps holds) rather than escaped and unescaped again
+    as a string inside it."""
+    fields = {key: value for key, value in message.items() if key != "text"}
+    head = json.dumps(fields)
+    return head if "text" not in message else f"{head}\n{message['text']}"
+
+
+def decode(data: bytes) -> Message:
+    head, newline, text = data.partition(b"\n")
+    message = json.loads(head)
+    if newline:
+        message["text"] = text.decode()
+    return message
+
+
+class Bus(Protocol):
+    """How a process hears its groups."""
+
+    async def subscribe(self, group: str) -> None: ...
+    async def unsubscribe(self, group: str) -> None: ...
+    async def close(self) -> None: ...
+
+
+class RedisBus:
+    """One pub/sub connection of the process's loop, its messages read as
+    they come and handed to `deliver`. redis-py subscribes it again to
+    its channels when it reconnects."""
+
+    def __init__(self, config: tuple[str, dict[str, Any], str], deliver: Deliver):
+        address, options, self.prefix = config
+        self.client = redis.asyncio.Redis.from_url(address, **options)
+        self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        self.deliver = deliver
+        self.reader: asyncio.Task[None] | None = None
+
+    async def subscribe(self, group: str) -> None:
+        await self.pubsub.subscribe(self.prefix + group)
+        if self.reader is None:
+            self.reader = asyncio.create_task(self._read())
+
+    async def unsubscribe(self, group: str) -> None:
+        await self.pubsub.unsubscribe(self.prefix + group)
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            await stopped(self.reader)
+        await self.pubsub.aclose()
+        await self.client.aclose()
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                # No timeout: the connection's keepalive (sitewide.connections)
+                # ends a read from a peer gone silent.
+                message = await self.pubsub.get_message(timeout=None)
+            except Exception:
+                # Redis is out of reach: redis-py connects again on the next
+                # read. What was published meanwhile is lost; the clients
+                # see the gap in versions on their next event or ping.
+                log.warning("lost the groups' subscription", exc_info=True)
+                await asyncio.sleep(1)
+                continue
+            if message is not None and message["type"] == "message":
+                await self.deliver(decode(message["data"]))
+
+
+class LayerBus:
+    """The channel layer's groups, on one channel of the process's loop."""
+
+    def __init__(self, layer: Any, deliver: Deliver) -> None:
+        self.layer = layer
+        self.deliver = deliver
+        self.channel: str | None = None
+        self.receiver: asyncio.Task[None] | None = None
+
+    async def subscribe(self, group: str) -> None:
+        if self.channel is None:
+            self.channel = await self.layer.new_channel()
+            self.receiver = asyncio.create_task(self._receive(self.channel))
+        await self.layer.group_add(group, self.channel)
+
+    async def unsubscribe(self, group: str) -> None:
+        await self.layer.group_discard(group, self.channel)
+
+    async def close(self) -> None:
+        # The layer lets go of the channel when its receive is cancelled.
+        if self.receiver is not None:
+            await stopped(self.receiver)
+
+    async def _receive(self, channel: str) -> None:
+        while True:
+            await self.deliver(await self.layer.receive(channel))
+
+
+class Fanout:
+    """One process's subscriptions to groups, shared by its sockets: a
+    group is subscribed once while any socket of the process listens to
+    it, and each of its messages is handed to every listener in turn (a
+    listener writes to its socket and waits on nothing else, so one
+    message reaches all of them in one turn of the loop)."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, dict[object, Listener]] = {}
+        # Joins and leaves one at a time: a group's first join must have
+        # subscribed before any of its sockets reads the state.
+        self.lock = asyncio.Lock()
+        self.bus: Bus | None = None
+
+    async def join(self, group: str, key: object, listener: Listener) -> None:
+        """Hand `listener` every message of `group` from now on (the group
+        is subscribed when this returns), until `leave(group, key)`."""
+        async with self.lock:
+            if self.bus is None:
+                config = _redis_config()
+                self.bus = (
+                    LayerBus(get_channel_layer(), self._deliver)
+                    if config is None
+                    else RedisBus(config, self._deliver)
+                )
+            if group not in self.listeners:
+                await self.bus.subscribe(group)
+                self.listeners[group] = {}
+            self.listeners[group][key] = listener
+
+    async def leave(self, group: str, key: object) -> None:
+        async with self.lock:
+            listeners = self.listeners.get(group, {})
+            if listeners.pop(key, None) is None or listeners:
+                return
+            del self.listeners[group]
+            assert self.bus is not None
+            try:
+                await self.bus.unsubscribe(group)
+            except Exception:
+                # Redis is out of reach: the group's messages, if any
+                # still come, find no listener here.
+                log.warning("could not leave %s", group, exc_info=True)
+            if not self.listeners:
+                # Nothing left to hear: the subscription goes too.
+                bus, self.bus = self.bus, None
+                await bus.close()
+
+    async def _deliver(self, message: Message) -> None:
+        for listener in list(self.listeners.get(message.get("group", ""), {}).values()):
+            try:
+                await listener(message)
+            except Exception:
+                log.exception("a listener of %s failed", message["group"])
+
+
+_fanouts: dict[asyncio.AbstractEventLoop, Fanout] = {}
+
+
+def fanout() -> Fanout:
+    """The running loop's fan-out."""
+    loop = asyncio.get_running_loop()
+    found = _fanouts.get(loop)
+    if found is None:
+        for old in [old for old in _fanouts if old.is_closed()]:
+            del _fanouts[old]
+        found = _fanouts[loop] = Fanout()
+    return found
+
+
+class Publisher:
+    """A loop's messages to Redis: one publish at a time, and what comes
+    meanwhile goes out together after it, in order."""
+
+    def __init__(self, config: tuple[str, dict[str, Any], str]) -> None:
+        address, options, self.prefix = config
+        self.client = redis.asyncio.Redis.from_url(address, **options)
+        self.waiting: list[tuple[list[Message], asyncio.Future[None]]] = []
+        self.sender: asyncio.Task[None] | None = None
+
+    async def publish(self, messages: list[Message]) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.append((messages, done))
+        if self.sender is None:
+            self.sender = asyncio.create_task(self._send())
+        await done
+
+    async def _send(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                await _pipeline(
+                    self.client, self.prefix, [m for ms, _ in batch for m in ms]
+                )
+            except Exception as error:
+                for _, done in batch:
+                    done.set_exception(error)
+            else:
+                for _, done in batch:
+                    done.set_result(None)
+        self.sender = None
+
+
+async def _pipeline(client: Any, prefix: str, messages: list[Message]) -> None:
+    async with client.pipeline(transaction=False) as pipe:
+        for message in messages:
+            pipe.publish(prefix + message["group"], encode(message))
+        await pipe.execute()
+
+
+_publishers: dict[asyncio.AbstractEventLoop, Publisher] = {}
+
+
+async def publish(messages: list[Message], *, once: bool = False) -> None:
+    """Send `messages` to their groups (each its "group"), in order. A
+    loop that publishes all along keeps a connection for it; `once`, from
+    a loop made for the call, opens one and closes it again."""
+    config = _redis_config()
+    if config is None:
+        layer = get_channel_layer()
+        for message in messages:
+            await layer.group_send(message["group"], message)
+        return
+    if once:
+        address, options, prefix = config
+        async with redis.asyncio.Redis.from_url(address, **options) as client:
+            await _pipeline(client, prefix, messages)
+        return
+    loop = asyncio.get_running_loop()
+    publisher = _publishers.get(loop)
+    if publisher is None:
+        for old in [old for old in _publishers if old.is_closed()]:
+            del _publishers[old]
+        publisher = _publishers[loop] = Publisher(config)
+    await publisher.publish(messages)
