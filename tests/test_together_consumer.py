@@ -10,7 +10,6 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
@@ -19,6 +18,7 @@ from rooms.models import Room
 from rooms.publish import group_name
 from rooms.together import DROP_GRACE_MS, TURN_MS
 from tests.room_helpers import person
+from tests.test_fanout_rooms import record
 
 # fresh_layer: the same new in-memory channel layer per test (autouse).
 from tests.test_room_consumer import (  # noqa: F401
@@ -295,8 +295,8 @@ class TestWatchers:
         assert (out["type"], out["code"]) == ("websocket.close", 4404)
 
     async def test_many_watchers_cost_the_players_nothing(self, monkeypatch):
-        """Watchers never join the room's group (a move is sent to the
-        players alone), and all the watchers of a room in a process share
+        """Watchers never subscribe to the room's group (a move is sent to
+        the players alone), and all the watchers of a room in a process share
         one read of the room every half second."""
         room, ann, bob = await together_room()
         reads = []
@@ -306,15 +306,7 @@ class TestWatchers:
             "_open_room_version",
             lambda code: reads.append(code) or real(code),
         )
-        layer = channel_layers["default"]
-        joins = []
-        group_add = layer.group_add
-
-        async def recording(group, channel):
-            joins.append(group)
-            await group_add(group, channel)
-
-        monkeypatch.setattr(layer, "group_add", recording)
+        joins = record(monkeypatch, "subscribe")
         ws = await joined(room, ann)
         tvs = [await watch(room) for _ in range(20)]
         for tv in tvs:
