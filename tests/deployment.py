@@ -218,6 +218,16 @@ class WebHost:
             process.stop()
 
 
+def web_hosts(network: Network, env: dict, release: Path) -> list[WebHost]:
+    """web1 and web2 started from `release`, each listening."""
+    webs = [WebHost(network, name, env, release) for name in ("web1", "web2")]
+    for web in webs:
+        web.start()
+    for web in webs:
+        web.wait_listening()
+    return webs
+
+
 def socket_probe(address: str, port: int) -> None:
     socket.create_connection((address, port), 0.5).close()
 

@@ -197,3 +197,16 @@ class Page(Seat):
         """Seconds from `moment` to the ack of the first move tapped after it."""
         after = [acked for sent, acked in self.acks if sent >= moment]
         return min(after) - moment if after else None
+
+
+async def all_online(pages: list[Page], timeout_s: float = 30) -> None:
+    """Start every page and wait until each has its socket open; a page
+    that never gets there fails the test with its last errors."""
+    for page in pages:
+        page.start()
+    for page in pages:
+        try:
+            await asyncio.wait_for(page.online.wait(), timeout_s)
+        except TimeoutError:
+            message = f"{page.name} never online: {page.errors[-3:]}"
+            raise AssertionError(message) from None

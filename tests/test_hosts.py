@@ -36,9 +36,10 @@ from tests.deployment import (
     WebHost,
     new_release,
     temporary_folder,
+    web_hosts,
 )
 from tests.hosts import Network, missing_tools
-from tests.page_client import Page
+from tests.page_client import Page, all_online
 from tests.services import ROOT
 
 LINK_DOWN_S = 60
@@ -121,11 +122,7 @@ def test_a_race_and_a_together_survive_a_host_cut_four_ways(network):
         data.start_jobs(env, folder)
         figures["layouts_loaded_s"] = round(time.monotonic() - started, 1)
         edge.publish(ROOT / "staticfiles")
-        webs = [WebHost(network, name, env, ROOT) for name in ("web1", "web2")]
-        for web in webs:
-            web.start()
-        for web in webs:
-            web.wait_listening()
+        webs = web_hosts(network, env, ROOT)
         edge.start()
         figures["set_up_s"] = round(time.monotonic() - started, 1)
         seats = json.loads(manage(network, "web1", env, "shell", "-c", ROOMS))
@@ -250,13 +247,7 @@ class Play:
             self.pages.append(self._page(name, race))
         for name in ("Cat", "Dan"):
             self.pages.append(self._page(name, together))
-        for page in self.pages:
-            page.start()
-        for page in self.pages:
-            try:
-                await asyncio.wait_for(page.online.wait(), 30)
-            except TimeoutError:
-                pytest.fail(f"{page.name} never online: {page.errors[-3:]}")
+        await all_online(self.pages)
         ann, cat = self.pages[0], self.pages[2]
         for host, mode in ((ann, "race"), (cat, "together")):
             deal = {"type": "deal", "mode": mode, "pile": "big", "limit": 0}

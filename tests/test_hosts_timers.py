@@ -40,8 +40,15 @@ from pathlib import Path
 import pytest
 
 from tests import test_hosts
-from tests.deployment import SITE, DataHost, Edge, WebHost, temporary_folder
-from tests.page_client import Page
+from tests.deployment import (
+    SITE,
+    DataHost,
+    Edge,
+    WebHost,
+    temporary_folder,
+    web_hosts,
+)
+from tests.page_client import Page, all_online
 from tests.seat_client import clock_started
 from tests.services import ROOT
 
@@ -163,11 +170,7 @@ def test_two_timers_share_the_bots_and_one_takes_over(network):
         env = data.env()
         test_hosts.manage(network, "web1", env, "migrate", "--noinput")
         test_hosts.manage(network, "web1", env, "load_layouts")
-        webs = [WebHost(network, name, env, ROOT) for name in ("web1", "web2")]
-        for web in webs:
-            web.start()
-        for web in webs:
-            web.wait_listening()
+        webs = web_hosts(network, env, ROOT)
         edge.start()
         # The trigger first: the timers move rooms as soon as they are dealt.
         seat = WATCH + SEAT.format(rooms=ROOMS, bots=BOTS)
@@ -215,13 +218,7 @@ class Play:
         for room in self.rooms:
             for name, cookie in room["cookies"].items():
                 self.pages.append(Page(name, cookie, room["code"], self.edge, SITE))
-        for page in self.pages:
-            page.start()
-        for page in self.pages:
-            try:
-                await asyncio.wait_for(page.online.wait(), 30)
-            except TimeoutError:
-                pytest.fail(f"{page.name} never online: {page.errors[-3:]}")
+        await all_online(self.pages)
         players = [asyncio.create_task(self._person(p)) for p in self.pages]
         await asyncio.sleep(WARM_S)
         self.measured_from = time.time()
