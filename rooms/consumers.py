@@ -190,7 +190,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # between is then heard rather than missed. The fan-out hands the
         # room's messages over as they come, so until the state has gone
         # they wait here (a socket says hello, then the state, then events).
-        self.early: list[dict] | None = []
+        self.early = []
         self.fanout = fanout()
         await self.fanout.join(group_name(self.code), self, self._room_message)
         await self.accept()

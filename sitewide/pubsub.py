@@ -209,18 +209,26 @@ class Fanout:
                 log.exception("a listener of %s failed", message["group"])
 
 
+def _this_loops[T](
+    kept: dict[asyncio.AbstractEventLoop, T], make: Callable[[], T]
+) -> T:
+    """The running loop's entry of `kept`, made on first use (the entries
+    of loops closed since are dropped then: a test runs many loops)."""
+    loop = asyncio.get_running_loop()
+    found = kept.get(loop)
+    if found is None:
+        for old in [old for old in kept if old.is_closed()]:
+            del kept[old]
+        found = kept[loop] = make()
+    return found
+
+
 _fanouts: dict[asyncio.AbstractEventLoop, Fanout] = {}
 
 
 def fanout() -> Fanout:
     """The running loop's fan-out."""
-    loop = asyncio.get_running_loop()
-    found = _fanouts.get(loop)
-    if found is None:
-        for old in [old for old in _fanouts if old.is_closed()]:
-            del _fanouts[old]
-        found = _fanouts[loop] = Fanout()
-    return found
+    return _this_loops(_fanouts, Fanout)
 
 
 class Publisher:
@@ -281,10 +289,4 @@ async def publish(messages: list[Message], *, once: bool = False) -> None:
         async with redis.asyncio.Redis.from_url(address, **options) as client:
             await _pipeline(client, prefix, messages)
         return
-    loop = asyncio.get_running_loop()
-    publisher = _publishers.get(loop)
-    if publisher is None:
-        for old in [old for old in _publishers if old.is_closed()]:
-            del _publishers[old]
-        publisher = _publishers[loop] = Publisher(config)
-    await publisher.publish(messages)
+    await _this_loops(_publishers, lambda: Publisher(config)).publish(messages)
