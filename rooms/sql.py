@@ -566,8 +566,7 @@ def add_events(
     `writes` (a round's rows, from `race_writes`): all in one round trip on
     PostgreSQL. For a change holding the room's lock (rooms.changes), so
     the room's check holds."""
-    with connection.cursor() as cursor:
-        changed = execute_all(cursor, event_writes(room, events, now, writes))
+    changed = execute_all(event_writes(room, events, now, writes))
     if changed[0] != 1:
         raise RuntimeError(f"room {room.pk} changed under its lock")
 
