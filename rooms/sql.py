@@ -96,16 +96,31 @@ def _column(model: type[models.Model], name: str, alias: str = "") -> str:
 class Columns:
     """Some of a model's concrete fields (all but `leave_out`) as a select
     list under a table alias, and rows of them back into instances, each
-    value converted as Django's own queries convert it."""
+    value converted as Django's own queries convert it.
+
+    With `unless_kept` (a Revised model, on PostgreSQL) its JSON columns
+    come back null from a row whose revision is among those the process
+    keeps the state of (`kept_params`): PostgreSQL neither detoasts nor
+    prints them, nor psycopg takes them in, for a state that is not decoded
+    (a race's racers: a third of a read's CPU in PostgreSQL)."""
 
     def __init__(
-        self, model: type[models.Model], alias: str, leave_out: Sequence[str] = ()
+        self,
+        model: type[models.Model],
+        alias: str,
+        leave_out: Sequence[str] = (),
+        unless_kept: bool = False,
     ) -> None:
         fields = [f for f in model._meta.concrete_fields if f.name not in leave_out]
         self.model = model
         self.names = [f.attname for f in fields]
         self._at = {name: i for i, name in enumerate(self.names)}
-        self.sql = ", ".join(f"{alias}.{_q(f.column)}" for f in fields)
+        heavy = [f for f in fields if unless_kept and isinstance(f, JSONField)]
+        self._marks = len(heavy)
+        self.sql = ", ".join(
+            _unless_kept(model, alias, f) if f in heavy else f"{alias}.{_q(f.column)}"
+            for f in fields
+        )
         self.converters = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -118,6 +133,16 @@ class Columns:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def kept_params(self, revisions: Sequence[int]) -> list:
+        """The parameters of `sql`: the revisions whose rows' JSON columns
+        are left out, once for each of those columns. As an array's text,
+        which PostgreSQL takes for the column's type: a list would be sent
+        typed by its items, and an empty one untyped, each type a statement
+        psycopg prepares apart."""
+        if not self._marks:
+            return []
+        return [f"{{{','.join(map(str, revisions))}}}"] * self._marks
 
     def at(self, name: str) -> int:
         """Where field `name` (its attname) is in a row."""
@@ -132,6 +157,13 @@ class Columns:
                 value = convert(value, col, db)
             values[i] = value
         return self.model.from_db(db.alias, self.names, values)
+
+
+def _unless_kept(model: type[models.Model], alias: str, field: models.Field) -> str:
+    """A column, null when its row's revision is one of the parameter's."""
+    revision = _column(model, "revision", alias)
+    column = f"{alias}.{_q(field.column)}"
+    return f"CASE WHEN {revision} = ANY(%s) THEN NULL ELSE {column} END"
 
 
 @dataclass(frozen=True)
@@ -158,7 +190,7 @@ def _reads() -> Reads:
         Columns(Room, "r", leave_out=("settings", "removed")),
         Columns(Member, "m"),
         Columns(Round, "rd", leave_out=_DEALT),
-        Columns(Racer, "rc"),
+        Columns(Racer, "rc", unless_kept=connection.vendor == "postgresql"),
     )
 
 
@@ -236,16 +268,17 @@ def read_seat(code: str, player_id: int, tx: RoundTransaction) -> Seen | None:
     """An open room, the player's seat in it (None when they have none) and
     what is in play; None when the room is missing or closed."""
     reads = _reads()
-    rows = tx.read((_seat_read(), [player_id, code, Room.Status.CLOSED]))
+    kept = _kept_racers([code])
+    params = [*reads.racer.kept_params(list(kept)), player_id, code]
+    rows = tx.read((_seat_read(), [*params, Room.Status.CLOSED]))
     if not rows:
         return None
     width = len(reads.room)
     room = reads.room.instance(rows[0][:width])
     member_row = rows[0][width : width + len(reads.member)]
     member = None if member_row[0] is None else reads.member.instance(member_row)
-    return Seen(
-        room, member, _in_play([row[width + len(reads.member) :] for row in rows])
-    )
+    play = [row[width + len(reads.member) :] for row in rows]
+    return Seen(room, member, _in_play(play, kept, code))
 
 
 def read_due(
@@ -254,6 +287,7 @@ def read_due(
     """Those of `room_ids` whose wake_at has come and what is in play in
     each, in one statement (the timer's batch)."""
     reads = _reads()
+    kept = _kept_racers(room_ids)
     among, ids = _among(room_ids)
     sql = (
         f"SELECT {reads.room.sql}, {reads.play}"
@@ -261,13 +295,15 @@ def read_due(
         f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
         f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
-    rows = tx.read((sql, [*ids, _prep(Room, "wake_at", now)]))
+    params = [*reads.racer.kept_params(list(kept)), *ids]
+    rows = tx.read((sql, [*params, _prep(Room, "wake_at", now)]))
     width, at_id = len(reads.room), reads.room.at("id")
     seen = []
     for _, group in groupby(rows, key=itemgetter(at_id)):
         room_rows = list(group)
         room = reads.room.instance(room_rows[0][:width])
-        seen.append(Seen(room, None, _in_play([row[width:] for row in room_rows])))
+        play = _in_play([row[width:] for row in room_rows], kept, room.pk)
+        seen.append(Seen(room, None, play))
     return seen
 
 
@@ -321,7 +357,7 @@ def load_play(round_id: int) -> InPlay | None:
     round is over."""
     sql = f"SELECT {_reads().play}{_in_play_of(f'rd.{_q("id")} = %s')}"
     with prepared() as cursor:
-        cursor.execute(sql, [round_id])
+        cursor.execute(sql, [*_reads().racer.kept_params([]), round_id])
         return _in_play(cursor.fetchall())
 
 
@@ -350,12 +386,51 @@ def _keep(key: tuple, revision: int, state: Any) -> None:
             del _kept[next(iter(_kept))]
 
 
-def _in_play(rows: list[tuple]) -> InPlay | None:
+# The round last seen in play in a room and its racers' seats, by what the
+# room is read by (its code for a player's move, its id for the timer's):
+# the next read of the room leaves out the JSON of the racers whose state
+# is kept (`_kept_racers`).
+_seats_seen: dict[str | int, tuple[tuple[int, str], tuple[int, ...]]] = {}
+
+# Racers' states kept, by revision: (round id, seed, seat) and the state.
+Kept = Mapping[int, tuple[tuple[int, str, int], race.Racer]]
+
+
+def _kept_racers(rooms: Sequence[str | int]) -> Kept:
+    """The states kept of the racers of the rounds last seen in `rooms`:
+    their rows' JSON columns are left out of the read (`Columns`)."""
+    kept = {}
+    with _kept_lock:
+        for room in rooms:
+            seen = _seats_seen.get(room)
+            if seen is None:
+                continue
+            round_key, seats = seen
+            for seat in seats:
+                found = _kept.get((*round_key, seat))
+                if found is not None:
+                    kept[found[0]] = ((*round_key, seat), found[1])
+    return kept
+
+
+def _see_seats(room: str | int, round_key: tuple[int, str], seats: tuple) -> None:
+    with _kept_lock:
+        _seats_seen.pop(room, None)
+        _seats_seen[room] = (round_key, seats)
+        if len(_seats_seen) > KEEP:
+            del _seats_seen[next(iter(_seats_seen))]
+
+
+def _in_play(
+    rows: list[tuple], kept: Kept | None = None, room: str | int | None = None
+) -> InPlay | None:
     """The round in play and its state from its rows (`Reads.play`, a row
     a racer: one row with no racer in Together); None when there is no
     round or it is over. The round's id, seed, status and revision are
     looked at as they came: a Together round whose state is kept, and a
-    race's round row that is, are not decoded again."""
+    race's round row that is, are not decoded again, nor a racer's in
+    `kept` (its JSON left out) or kept since. `room`, what the room was
+    read by, remembers the round's seats for its next read."""
     columns = _reads().round
     first = rows[0] if rows else None
     if first is None or first[columns.at("id")] is None:
@@ -383,18 +458,25 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
         rnd = columns.instance(first[:width])
         _keep(("round", round_id, seed), revision, rnd)
     racers = [
-        _racer((round_id, seed), row[width:])
+        _racer((round_id, seed), row[width:], kept or {})
         for row in rows
         if row[width] is not None  # a round with no racer yet
     ]
+    if room is not None:
+        _see_seats(room, (round_id, seed), tuple(r.seat for r in racers))
     return InPlay(round_id, rnd.state(racers, _dealt(round_id, seed)))
 
 
-def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
+def _racer(key: tuple[int, str], row: Sequence[Any], kept: Kept) -> race.Racer:
     """A racer's state from its row, decoded only when its revision is not
     the one kept."""
     columns = _reads().racer
     seat, revision = row[columns.at("seat")], row[columns.at("revision")]
+    if revision in kept:  # its JSON was left out
+        found, state = kept[revision]
+        if found != (*key, seat):
+            raise RuntimeError(f"two racers of revision {revision}")
+        return state
     state = _kept_state((*key, seat), revision)
     if state is None:
         state = columns.instance(row).state()
