@@ -32,8 +32,9 @@ transaction whole, in `atomic`, where its check always holds.
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.utils import CursorWrapper
 from psycopg import Cursor
 
@@ -45,20 +46,28 @@ Statement = tuple[str, Sequence]
 TRIES = 20
 
 
-def prepared() -> CursorWrapper:
+def db() -> Any:
+    """This thread's connection itself: `connection` is a proxy that finds
+    it again on each use (an asgiref Local), a cost when a move uses it
+    dozens of times."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def prepared(conn: Any = None) -> CursorWrapper:
     """A cursor for the reads of a move. On PostgreSQL it binds parameters
     on the server, so psycopg prepares each of these fixed statements on
     its connection after a few uses (`prepare_threshold`, sitewide/env.py)
     and PostgreSQL no longer parses and plans them (a third of its CPU a
     move). Django's own cursor binds them on the client, which cannot
-    prepare."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    cursor = Cursor(connection.connection)
-    if connection.queries_logged:  # DEBUG, or a test counting queries
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    prepare. `conn`: this thread's connection (`db`) when the caller has it."""
+    conn = conn or db()
+    if conn.vendor != "postgresql":
+        return conn.cursor()
+    conn.ensure_connection()
+    cursor = Cursor(conn.connection)
+    if conn.queries_logged:  # DEBUG, or a test counting queries
+        return conn.make_debug_cursor(cursor)
+    return conn.make_cursor(cursor)
 
 
 def execute_all(statements: Sequence[Statement]) -> list[int]:
@@ -71,21 +80,22 @@ def execute_all(statements: Sequence[Statement]) -> list[int]:
     with one Sync, which PostgreSQL runs as one implicit transaction, as it
     ran one text of several before. Elsewhere
     one by one, in the caller's transaction (SQLite's is whole)."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
+    conn = db()
+    if conn.vendor != "postgresql":
+        with conn.cursor() as cursor:
             changed = []
             for sql, params in statements:
                 cursor.execute(sql, params)
                 changed.append(cursor.rowcount)
             return changed
-    cursors = [prepared() for _ in statements]
+    cursors = [prepared(conn) for _ in statements]
     try:
         if len(cursors) == 1:
             cursors[0].execute(*statements[0])
         else:
             # Errors come at the pipeline's end, out of Django's cursor:
             # they are turned into Django's own here.
-            with connection.wrap_database_errors, connection.connection.pipeline():
+            with conn.wrap_database_errors, conn.connection.pipeline():
                 for cursor, statement in zip(cursors, statements, strict=True):
                     cursor.execute(*statement)
         return [cursor.rowcount for cursor in cursors]
@@ -121,13 +131,14 @@ def move() -> Iterator[RoundTransaction]:
     """One try of a move. A database error leaves no transaction open on
     PostgreSQL (the write's own ends with it); a connection it broke is
     closed, as `atomic` closes one, so the next move opens another."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    conn = db()
+    if conn.vendor != "postgresql" or conn.in_atomic_block:
         with transaction.atomic():
             yield RoundTransaction()
         return
     try:
         yield RoundTransaction()
     except DatabaseError:
-        if not connection.is_usable():
-            connection.close()
+        if not conn.is_usable():
+            conn.close()
         raise

@@ -26,7 +26,8 @@ Decoding is most of a read's CPU, so a process keeps what never changes
 in a round after the deal (`_dealt`), and each racer's and each Together
 round's state with the `revision` of the row it came from or was written
 as (rooms.models.Revised): a row whose revision is the one kept is not
-decoded again. The statements run on SQLite too (in a transaction, which
+decoded again, and on PostgreSQL the read leaves its JSON out
+(`Columns`). The statements run on SQLite too (in a transaction, which
 SQLite takes whole, see settings).
 """
 
@@ -39,7 +40,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import connection, models
 from django.db.models import JSONField
 from psycopg.types.json import Jsonb
 
@@ -58,6 +59,7 @@ from rooms.models import (
     round_fields,
 )
 from rooms.move_tx import RoundTransaction, Statement, execute_all, prepared
+from rooms.move_tx import db as _db
 from rooms.publish import Message
 from rooms.together import Together
 
@@ -68,12 +70,6 @@ Writes = Sequence["Write"]
 # Round fields that never change after the deal: read once per process
 # (`_dealt`), not with every move.
 _DEALT = ("layout_slug", "layout_name", "positions", "faces", "witness")
-
-
-def _db() -> Any:
-    """This thread's connection itself: `connection` is a proxy that finds
-    it again on each use, a cost when a move uses it dozens of times."""
-    return connections[DEFAULT_DB_ALIAS]
 
 
 def _q(name: str) -> str:
@@ -181,16 +177,23 @@ class Reads:
         with no racer in Together)."""
         return f"{self.round.sql}, {self.racer.sql}"
 
+    def play_params(self, kept: "Kept") -> list:
+        """The parameters of `play`: the revisions of the rows whose JSON
+        is left out."""
+        revisions = list(kept)
+        return [*self.round.kept_params(revisions), *self.racer.kept_params(revisions)]
+
 
 @cache
 def _reads() -> Reads:
+    unless_kept = connection.vendor == "postgresql"
     return Reads(
         # A move never looks at the host's choices or the removed: their
         # JSON is left unread (deferred on the Room read).
         Columns(Room, "r", leave_out=("settings", "removed")),
         Columns(Member, "m"),
-        Columns(Round, "rd", leave_out=_DEALT),
-        Columns(Racer, "rc", unless_kept=connection.vendor == "postgresql"),
+        Columns(Round, "rd", leave_out=_DEALT, unless_kept=unless_kept),
+        Columns(Racer, "rc", unless_kept=unless_kept),
     )
 
 
@@ -268,8 +271,8 @@ def read_seat(code: str, player_id: int, tx: RoundTransaction) -> Seen | None:
     """An open room, the player's seat in it (None when they have none) and
     what is in play; None when the room is missing or closed."""
     reads = _reads()
-    kept = _kept_racers([code])
-    params = [*reads.racer.kept_params(list(kept)), player_id, code]
+    kept = _kept_in([code])
+    params = [*reads.play_params(kept), player_id, code]
     rows = tx.read((_seat_read(), [*params, Room.Status.CLOSED]))
     if not rows:
         return None
@@ -287,7 +290,7 @@ def read_due(
     """Those of `room_ids` whose wake_at has come and what is in play in
     each, in one statement (the timer's batch)."""
     reads = _reads()
-    kept = _kept_racers(room_ids)
+    kept = _kept_in(room_ids)
     among, ids = _among(room_ids)
     sql = (
         f"SELECT {reads.room.sql}, {reads.play}"
@@ -295,7 +298,7 @@ def read_due(
         f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
         f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
-    params = [*reads.racer.kept_params(list(kept)), *ids]
+    params = [*reads.play_params(kept), *ids]
     rows = tx.read((sql, [*params, _prep(Room, "wake_at", now)]))
     width, at_id = len(reads.room), reads.room.at("id")
     seen = []
@@ -357,7 +360,7 @@ def load_play(round_id: int) -> InPlay | None:
     round is over."""
     sql = f"SELECT {_reads().play}{_in_play_of(f'rd.{_q("id")} = %s')}"
     with prepared() as cursor:
-        cursor.execute(sql, [*_reads().racer.kept_params([]), round_id])
+        cursor.execute(sql, [*_reads().play_params({}), round_id])
         return _in_play(cursor.fetchall())
 
 
@@ -388,17 +391,19 @@ def _keep(key: tuple, revision: int, state: Any) -> None:
 
 # The round last seen in play in a room and its racers' seats, by what the
 # room is read by (its code for a player's move, its id for the timer's):
-# the next read of the room leaves out the JSON of the racers whose state
-# is kept (`_kept_racers`).
+# the next read of the room leaves out the JSON of the rows whose state is
+# kept (`_kept_in`).
 _seats_seen: dict[str | int, tuple[tuple[int, str], tuple[int, ...]]] = {}
 
-# Racers' states kept, by revision: (round id, seed, seat) and the state.
-Kept = Mapping[int, tuple[tuple[int, str, int], race.Racer]]
+# States kept, by the revision of their row: their key in `_kept` (a
+# Together round's, or a racer's) and the state.
+Kept = Mapping[int, tuple[tuple, Any]]
 
 
-def _kept_racers(rooms: Sequence[str | int]) -> Kept:
-    """The states kept of the racers of the rounds last seen in `rooms`:
-    their rows' JSON columns are left out of the read (`Columns`)."""
+def _kept_in(rooms: Sequence[str | int]) -> Kept:
+    """The states kept of the Together round or the racers last seen in
+    play in `rooms`: their rows' JSON columns are left out of the read
+    (`Columns`)."""
     kept = {}
     with _kept_lock:
         for room in rooms:
@@ -406,11 +411,22 @@ def _kept_racers(rooms: Sequence[str | int]) -> Kept:
             if seen is None:
                 continue
             round_key, seats = seen
-            for seat in seats:
-                found = _kept.get((*round_key, seat))
+            for key in (round_key, *((*round_key, seat) for seat in seats)):
+                found = _kept.get(key)
                 if found is not None:
-                    kept[found[0]] = ((*round_key, seat), found[1])
+                    kept[found[0]] = (key, found[1])
     return kept
+
+
+def _left_out(kept: Kept, revision: int, key: tuple) -> Any:
+    """The state of a row whose JSON the read left out (its revision among
+    `kept`), else None."""
+    found = kept.get(revision)
+    if found is None:
+        return None
+    if found[0] != key:
+        raise RuntimeError(f"two rows of revision {revision}")
+    return found[1]
 
 
 def _see_seats(room: str | int, round_key: tuple[int, str], seats: tuple) -> None:
@@ -428,9 +444,9 @@ def _in_play(
     a racer: one row with no racer in Together); None when there is no
     round or it is over. The round's id, seed, status and revision are
     looked at as they came: a Together round whose state is kept, and a
-    race's round row that is, are not decoded again, nor a racer's in
-    `kept` (its JSON left out) or kept since. `room`, what the room was
-    read by, remembers the round's seats for its next read."""
+    race's round row that is, are not decoded again, nor a row in `kept`
+    (its JSON left out). `room`, what the room was read by, remembers the
+    round and its seats for its next read."""
     columns = _reads().round
     first = rows[0] if rows else None
     if first is None or first[columns.at("id")] is None:
@@ -439,8 +455,13 @@ def _in_play(
         return None
     round_id, seed = first[columns.at("id")], first[columns.at("seed")]
     revision, width = first[columns.at("revision")], len(columns)
-    if first[columns.at("together")] is not None:  # Together's, null in a race
-        shared = _kept_state((round_id, seed), revision)
+    kept = kept or {}
+    if first[columns.at("mode")] == Round.Mode.TOGETHER:
+        if room is not None:
+            _see_seats(room, (round_id, seed), ())
+        shared = _left_out(kept, revision, (round_id, seed))
+        if shared is None:
+            shared = _kept_state((round_id, seed), revision)
         if shared is None:
             rnd = columns.instance(first[:width])
             shared = together_store.load(
@@ -458,7 +479,7 @@ def _in_play(
         rnd = columns.instance(first[:width])
         _keep(("round", round_id, seed), revision, rnd)
     racers = [
-        _racer((round_id, seed), row[width:], kept or {})
+        _racer((round_id, seed), row[width:], kept)
         for row in rows
         if row[width] is not None  # a round with no racer yet
     ]
@@ -472,10 +493,8 @@ def _racer(key: tuple[int, str], row: Sequence[Any], kept: Kept) -> race.Racer:
     the one kept."""
     columns = _reads().racer
     seat, revision = row[columns.at("seat")], row[columns.at("revision")]
-    if revision in kept:  # its JSON was left out
-        found, state = kept[revision]
-        if found != (*key, seat):
-            raise RuntimeError(f"two racers of revision {revision}")
+    state = _left_out(kept, revision, (*key, seat))
+    if state is not None:
         return state
     state = _kept_state((*key, seat), revision)
     if state is None:
@@ -503,12 +522,12 @@ def _update(
     """An UPDATE of the fields of `new` that differ from `old` (all of them
     without `old`) on the rows `where` picks (fields by name), and of a
     Revised row's `revision` with them; None when nothing differs."""
-    found = _sets(model, new, old, revision)
+    db = _db()
+    found = _sets(model, new, old, revision, db)
     if found is None:
         return None
     sets, params = found
     conditions = " AND ".join(f"{_column(model, name)} = %s" for name in where)
-    db = _db()
     params += [_prep(model, name, value, db) for name, value in where.items()]
     sql = f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
     return Write(sql, params, " AND ")
@@ -519,12 +538,12 @@ def _sets(
     new: Mapping[str, Any],
     old: Mapping[str, Any] | None,
     revision: int | None,
+    db: Any,
 ) -> tuple[str, list] | None:
     """`_update`'s SET list and its parameters. On PostgreSQL a JSON list
     that only grew (a move adds a step to the undo log) gets its new items
     appended rather than the whole list encoded, sent and parsed again."""
     sets, params = [], []
-    db = _db()
     appends = db.vendor == "postgresql"
     for name, value in new.items():
         was = None if old is None else old.get(name)
@@ -559,8 +578,8 @@ class Encoded(str):
     for sending too): `_insert` sends that text as it is."""
 
 
-def _encoded(text: Encoded) -> Jsonb | str:
-    if connection.vendor == "postgresql":
+def _encoded(text: Encoded, db: Any) -> Jsonb | str:
+    if db.vendor == "postgresql":
         return Jsonb(text, dumps=lambda _: text)
     return text  # SQLite keeps JSON as text
 
@@ -574,7 +593,7 @@ def _insert(model: type[models.Model], row: Mapping[str, Any]) -> Write:
     for field in _inserted(model):
         value = row[field.name] if field.name in row else field.get_default()
         if isinstance(value, Encoded):
-            params.append(_encoded(value))
+            params.append(_encoded(value, db))
         else:
             params.append(field.get_db_prep_save(value, db))
     return Write(_insert_sql(model), params, " WHERE ")
@@ -593,6 +612,14 @@ def _insert_sql(model: type[models.Model]) -> str:
     return f"INSERT INTO {model._meta.db_table} ({columns}) SELECT {marks}"
 
 
+@lru_cache(maxsize=512)  # a room's few racers, in a process's busy rooms
+def _racer_row(state: race.Racer) -> Mapping[str, Any]:
+    """A racer's fields (`racer_fields`; not to be changed), kept for its
+    next move: the state a move writes is the one the next compares with,
+    and building them (the undo log's JSON) costs more than hashing."""
+    return racer_fields(state)
+
+
 def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     """The statements that write what changed from `old` to `new`: each
     racer that changed (a racer new to the race is added) and the round's
@@ -605,12 +632,12 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
         if prev == racer:
             continue
         revision = new_revision()
-        fields = racer_fields(racer)
+        fields = _racer_row(racer)
         if prev is None:
             added.append({**fields, "round": round_id, "revision": revision})
         else:
             where = {"round": round_id, "seat": racer.seat}
-            update = _update(Racer, where, fields, racer_fields(prev), revision)
+            update = _update(Racer, where, fields, _racer_row(prev), revision)
             if update is not None:
                 writes.append(update)
         _keep((round_id, new.seed, racer.seat), revision, racer)
@@ -673,14 +700,13 @@ def event_writes(
     changed one (rooms.move_tx). On PostgreSQL they are all one statement, the check
     first and the others after it in its WITH (`_checked`): PostgreSQL
     runs one statement for a room rather than one a row."""
-    revision = new_revision()
-    found = _sets(
-        Room, {"version": room.version, "wake_at": room.wake_at}, None, revision
-    )
+    revision, db = new_revision(), _db()
+    wakes = {"version": room.version, "wake_at": room.wake_at}
+    found = _sets(Room, wakes, None, revision, db)
     assert found is not None  # no `old`: every field is written
     sets, params = found
     table, picked = Room._meta.db_table, _picked_room()
-    if skip_locked and connection.features.has_select_for_update_skip_locked:
+    if skip_locked and db.features.has_select_for_update_skip_locked:
         room_id = _column(Room, "id")
         picked = (
             f"{room_id} = (SELECT {room_id} FROM {table}"
@@ -692,7 +718,7 @@ def event_writes(
     )
     room.revision = revision
     rows = [*writes, *(_insert(Event, _event_row(room, e, now)) for e in events)]
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         return [_checked(check, rows)]
     gate = f"EXISTS (SELECT 1 FROM {table} WHERE {_picked_room()})"
     gated = [(w.sql + w.gate + gate, [*w.params, room.pk, revision]) for w in rows]

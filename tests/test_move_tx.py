@@ -294,6 +294,20 @@ def test_a_move_reads_and_writes_every_column_the_models_have(racing):
     assert {name for name in named if name not in read.replace('"', "")} == set()
 
 
+def spy_reads(monkeypatch) -> list:
+    """The rows of each move's read from here on."""
+    read: list = []
+    tx_read = move_tx.RoundTransaction.read
+
+    def reading(tx, statement):
+        rows = tx_read(tx, statement)
+        read.extend(rows)
+        return rows
+
+    monkeypatch.setattr(move_tx.RoundTransaction, "read", reading)
+    return read
+
+
 def test_a_move_reads_whole_only_the_racers_this_process_has_not_kept(
     racing, monkeypatch
 ):
@@ -313,15 +327,7 @@ def test_a_move_reads_whole_only_the_racers_this_process_has_not_kept(
     clock.advance(1000)
     actions.take_pair(room.code, bob, *pairs[0], 0)
     sql._kept[bob_key] = before_bob  # as if another process took it
-    read = []
-    tx_read = move_tx.RoundTransaction.read
-
-    def reading(tx, statement):
-        rows = tx_read(tx, statement)
-        read.extend(rows)
-        return rows
-
-    monkeypatch.setattr(move_tx.RoundTransaction, "read", reading)
+    read = spy_reads(monkeypatch)
     clock.advance(1000)
     actions.take_pair(room.code, ann, *pairs[1], 1)
     racer = sql._reads().racer
@@ -331,3 +337,35 @@ def test_a_move_reads_whole_only_the_racers_this_process_has_not_kept(
     sql._kept.clear()
     assert kept == sql.load_play(rnd.pk)
     assert [r.matches for r in kept.state.racers] == [2, 1]
+
+
+def test_a_together_move_leaves_out_the_shared_state_it_keeps(monkeypatch):
+    """Together's state is the round's own JSON: left out of the read when
+    this process keeps it under the round's revision (it wrote the last
+    move), read whole when another process's move changed it since."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite reads every column")
+    clock = RoomClock(monkeypatch)
+    ann, bob = person("Ann"), person("Bob")
+    room = actions.create_room(ann, "Ann")
+    actions.join_room(room.code, bob, "Bob")
+    actions.start_game(room.code, ann)
+    actions.deal_round(room.code, ann, "together", "small", 0)
+    clock.advance(2000)
+    pairs = solution(room)
+    actions.take_pair(room.code, ann, *pairs[0], 0)
+    read = spy_reads(monkeypatch)
+    clock.advance(1000)
+    actions.take_pair(room.code, bob, *pairs[1], 1)
+    rnd = sql._reads().round
+    at = len(sql._reads().room) + len(sql._reads().member) + rnd.at("together")
+    assert read[0][at] is None
+    sql._kept.clear()  # as if Bob's move was another process's
+    read.clear()
+    clock.advance(1000)
+    actions.take_pair(room.code, ann, *pairs[2], 2)
+    assert read[0][at] is not None
+    round_id = Room.objects.get(pk=room.pk).current_round_id
+    kept = sql.load_play(round_id)
+    sql._kept.clear()
+    assert kept == sql.load_play(round_id)
