@@ -30,17 +30,22 @@ def sent(monkeypatch) -> list:
     return published
 
 
-@pytest.fixture
-def racing(monkeypatch):
-    """Ann and Bob racing on a small pile, both boards built."""
+def dealt(monkeypatch, mode: str) -> tuple:
+    """Ann and Bob in a round of `mode` on a small pile, the boards built."""
     clock = RoomClock(monkeypatch)
     ann, bob = person("Ann"), person("Bob")
     room = actions.create_room(ann, "Ann")
     actions.join_room(room.code, bob, "Bob")
     actions.start_game(room.code, ann)
-    actions.deal_round(room.code, ann, "race", "small", 0)
+    actions.deal_round(room.code, ann, mode, "small", 0)
     clock.advance(2000)
     return Room.objects.get(pk=room.pk), ann, bob, clock
+
+
+@pytest.fixture
+def racing(monkeypatch):
+    """Ann and Bob racing on a small pile, both boards built."""
+    return dealt(monkeypatch, "race")
 
 
 def saved(room: Room) -> tuple:
@@ -345,13 +350,7 @@ def test_a_together_move_leaves_out_the_shared_state_it_keeps(monkeypatch):
     move), read whole when another process's move changed it since."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite reads every column")
-    clock = RoomClock(monkeypatch)
-    ann, bob = person("Ann"), person("Bob")
-    room = actions.create_room(ann, "Ann")
-    actions.join_room(room.code, bob, "Bob")
-    actions.start_game(room.code, ann)
-    actions.deal_round(room.code, ann, "together", "small", 0)
-    clock.advance(2000)
+    room, ann, bob, clock = dealt(monkeypatch, "together")
     pairs = solution(room)
     actions.take_pair(room.code, ann, *pairs[0], 0)
     read = spy_reads(monkeypatch)
