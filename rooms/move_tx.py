@@ -1,19 +1,20 @@
 """A move's reads and writes: one read, then one write that checks it.
 
-A move reads its room and what is in play in it in one statement, with no
-lock and no transaction around it: one statement sees one snapshot. It
-works out the new state and then sends its writes, which move the room's
-`revision` on only if it is still the one read and change nothing
-otherwise (rooms.sql.event_writes: on PostgreSQL one statement, the check
-first in its WITH). PostgreSQL runs a statement, or a text of several, as
-one transaction, so a move is two round trips (the read, the write) with
-no BEGIN or COMMIT: Django's connection stays in autocommit, as Django
-left it. Every change to a room moves its revision on (moves, the timer,
-and seats and deals in `transaction.atomic` holding the room's lock), so
-a move whose check failed lost a race to another change of the room; it
-wrote nothing and is worked out again on a new read (up to `TRIES`
-times). What it saved is published with `on_commit`, which runs at once
-outside `atomic`, after the write.
+A move reads its room and what is in play in it in one statement, with
+no lock and no transaction around it: one statement sees one snapshot.
+It works out the new state and then sends its writes, which move the
+room's `revision` on only if it is still the one read and change nothing
+otherwise (rooms.sql.event_writes: on PostgreSQL one statement, the
+check first in its WITH). PostgreSQL runs a statement, or a pipeline of
+several ended by one Sync, as one transaction, so a move is two round
+trips (the read, the write) with no BEGIN or COMMIT: Django's connection
+stays in autocommit, as Django left it. Every change to a room moves its
+revision on (moves, the timer, and seats and deals in
+`transaction.atomic` holding the room's lock), so a move whose check
+failed lost a race to another change of the room; it wrote nothing and
+is worked out again on a new read (up to `TRIES` times). What it saved
+is published with `on_commit`, which runs at once outside `atomic`,
+after the write.
 
 Why not lock the room first, as seats and deals do: a lock must be taken
 in a transaction, and psycopg sends the BEGIN of Django's `atomic` and
@@ -23,18 +24,19 @@ within the same millisecond are rare (a room's players and bots make a
 few moves a second), and the one that loses costs one more read and
 write (tests/test_move_races.py makes many).
 
-The read is bound on the server and prepared (`prepared`). Within an
-outer `atomic` block (tests) the move runs in `atomic` too, a savepoint
-as before; on SQLite, which takes a transaction whole, in `atomic`, where
-its check always holds.
+The read and the write are bound on the server and prepared
+(`prepared`). Within an outer `atomic` block (tests) the move runs in
+`atomic` too, a savepoint as before; on SQLite, which takes a
+transaction whole, in `atomic`, where its check always holds.
 """
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.utils import CursorWrapper
-from psycopg import ClientCursor, Cursor
+from psycopg import Cursor
 
 Statement = tuple[str, Sequence]
 
@@ -44,45 +46,62 @@ Statement = tuple[str, Sequence]
 TRIES = 20
 
 
-def prepared() -> CursorWrapper:
+def db() -> Any:
+    """This thread's connection itself: `connection` is a proxy that finds
+    it again on each use (an asgiref Local), a cost when a move uses it
+    dozens of times."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def prepared(conn: Any = None) -> CursorWrapper:
     """A cursor for the reads of a move. On PostgreSQL it binds parameters
     on the server, so psycopg prepares each of these fixed statements on
     its connection after a few uses (`prepare_threshold`, sitewide/env.py)
     and PostgreSQL no longer parses and plans them (a third of its CPU a
     move). Django's own cursor binds them on the client, which cannot
-    prepare, but sends several statements in one round trip
-    (`execute_all`)."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    cursor = Cursor(connection.connection)
-    if connection.queries_logged:  # DEBUG, or a test counting queries
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    prepare. `conn`: this thread's connection (`db`) when the caller has it."""
+    conn = conn or db()
+    if conn.vendor != "postgresql":
+        return conn.cursor()
+    conn.ensure_connection()
+    cursor = Cursor(conn.connection)
+    if conn.queries_logged:  # DEBUG, or a test counting queries
+        return conn.make_debug_cursor(cursor)
+    return conn.make_cursor(cursor)
 
 
-def execute_all(cursor, statements: Sequence[Statement]) -> list[int]:
-    """Run statements that return no rows in one round trip to the database
-    where the driver allows it (psycopg binding the parameters itself, as
-    Django's PostgreSQL backend has it by default), else one by one; the
-    rows each changed."""
-    if not isinstance(getattr(cursor, "cursor", None), ClientCursor):
-        changed = []
-        for sql, params in statements:
-            cursor.execute(sql, params)
-            changed.append(cursor.rowcount)
-        return changed
-    if len(statements) == 1:
-        cursor.execute(*statements[0])
-    else:
-        # Each statement merged with its parameters on its own, which
-        # psycopg does from a cache of the statements it has seen; the
-        # whole text is too long for that cache and would be parsed anew.
-        cursor.execute("; ".join(cursor.mogrify(*s) for s in statements))
-    changed = [cursor.rowcount]  # a result each statement, the first current
-    while cursor.nextset():
-        changed.append(cursor.rowcount)
-    return changed
+def execute_all(statements: Sequence[Statement]) -> list[int]:
+    """Run statements in one round trip and one transaction; the rows each
+    changed or returned (rooms.sql.event_writes's check returns its row).
+    On PostgreSQL they are bound on the server, as the reads are, so psycopg
+    prepares each text after a few uses (a race writes a handful of texts)
+    and PostgreSQL no longer parses and plans the write of a move (0.3 ms
+    of its CPU, a sixth); several (the timer's batch) go in one pipeline
+    with one Sync, which PostgreSQL runs as one implicit transaction, as it
+    ran one text of several before. Elsewhere
+    one by one, in the caller's transaction (SQLite's is whole)."""
+    conn = db()
+    if conn.vendor != "postgresql":
+        with conn.cursor() as cursor:
+            changed = []
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                changed.append(cursor.rowcount)
+            return changed
+    cursors = [prepared(conn) for _ in statements]
+    try:
+        if len(cursors) == 1:
+            cursors[0].execute(*statements[0])
+        else:
+            # Errors come at the pipeline's end, out of Django's cursor:
+            # they are turned into Django's own here.
+            with conn.wrap_database_errors, conn.connection.pipeline():
+                for cursor, statement in zip(cursors, statements, strict=True):
+                    cursor.execute(*statement)
+        return [cursor.rowcount for cursor in cursors]
+    finally:
+        for cursor in cursors:
+            cursor.close()
 
 
 class RoundTransaction:
@@ -103,8 +122,7 @@ class RoundTransaction:
         `statements`) held. Nothing to write: no round trip."""
         if not statements:
             return [True] * len(checks)
-        with connection.cursor() as cursor:
-            changed = execute_all(cursor, statements)
+        changed = execute_all(statements)
         return [changed[at] > 0 for at in checks]
 
 
@@ -113,13 +131,14 @@ def move() -> Iterator[RoundTransaction]:
     """One try of a move. A database error leaves no transaction open on
     PostgreSQL (the write's own ends with it); a connection it broke is
     closed, as `atomic` closes one, so the next move opens another."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    conn = db()
+    if conn.vendor != "postgresql" or conn.in_atomic_block:
         with transaction.atomic():
             yield RoundTransaction()
         return
     try:
         yield RoundTransaction()
     except DatabaseError:
-        if not connection.is_usable():
-            connection.close()
+        if not conn.is_usable():
+            conn.close()
         raise

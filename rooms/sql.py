@@ -26,7 +26,8 @@ Decoding is most of a read's CPU, so a process keeps what never changes
 in a round after the deal (`_dealt`), and each racer's and each Together
 round's state with the `revision` of the row it came from or was written
 as (rooms.models.Revised): a row whose revision is the one kept is not
-decoded again. The statements run on SQLite too (in a transaction, which
+decoded again, and on PostgreSQL the read leaves its JSON out
+(`Columns`). The statements run on SQLite too (in a transaction, which
 SQLite takes whole, see settings).
 """
 
@@ -39,7 +40,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import connection, models
 from django.db.models import JSONField
 from psycopg.types.json import Jsonb
 
@@ -58,6 +59,7 @@ from rooms.models import (
     round_fields,
 )
 from rooms.move_tx import RoundTransaction, Statement, execute_all, prepared
+from rooms.move_tx import db as _db
 from rooms.publish import Message
 from rooms.together import Together
 
@@ -68,12 +70,6 @@ Writes = Sequence["Write"]
 # Round fields that never change after the deal: read once per process
 # (`_dealt`), not with every move.
 _DEALT = ("layout_slug", "layout_name", "positions", "faces", "witness")
-
-
-def _db() -> Any:
-    """This thread's connection itself: `connection` is a proxy that finds
-    it again on each use, a cost when a move uses it dozens of times."""
-    return connections[DEFAULT_DB_ALIAS]
 
 
 def _q(name: str) -> str:
@@ -96,16 +92,31 @@ def _column(model: type[models.Model], name: str, alias: str = "") -> str:
 class Columns:
     """Some of a model's concrete fields (all but `leave_out`) as a select
     list under a table alias, and rows of them back into instances, each
-    value converted as Django's own queries convert it."""
+    value converted as Django's own queries convert it.
+
+    With `unless_kept` (a Revised model, on PostgreSQL) its JSON columns
+    come back null from a row whose revision is among those the process
+    keeps the state of (`kept_params`): PostgreSQL neither detoasts nor
+    prints them, nor psycopg takes them in, for a state that is not decoded
+    (a race's racers: a third of a read's CPU in PostgreSQL)."""
 
     def __init__(
-        self, model: type[models.Model], alias: str, leave_out: Sequence[str] = ()
+        self,
+        model: type[models.Model],
+        alias: str,
+        leave_out: Sequence[str] = (),
+        unless_kept: bool = False,
     ) -> None:
         fields = [f for f in model._meta.concrete_fields if f.name not in leave_out]
         self.model = model
         self.names = [f.attname for f in fields]
         self._at = {name: i for i, name in enumerate(self.names)}
-        self.sql = ", ".join(f"{alias}.{_q(f.column)}" for f in fields)
+        heavy = [f for f in fields if unless_kept and isinstance(f, JSONField)]
+        self._marks = len(heavy)
+        self.sql = ", ".join(
+            _unless_kept(model, alias, f) if f in heavy else f"{alias}.{_q(f.column)}"
+            for f in fields
+        )
         self.converters = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -118,6 +129,16 @@ class Columns:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def kept_params(self, revisions: Sequence[int]) -> list:
+        """The parameters of `sql`: the revisions whose rows' JSON columns
+        are left out, once for each of those columns. As an array's text,
+        which PostgreSQL takes for the column's type: a list would be sent
+        typed by its items, and an empty one untyped, each type a statement
+        psycopg prepares apart."""
+        if not self._marks:
+            return []
+        return [f"{{{','.join(map(str, revisions))}}}"] * self._marks
 
     def at(self, name: str) -> int:
         """Where field `name` (its attname) is in a row."""
@@ -132,6 +153,13 @@ class Columns:
                 value = convert(value, col, db)
             values[i] = value
         return self.model.from_db(db.alias, self.names, values)
+
+
+def _unless_kept(model: type[models.Model], alias: str, field: models.Field) -> str:
+    """A column, null when its row's revision is one of the parameter's."""
+    revision = _column(model, "revision", alias)
+    column = f"{alias}.{_q(field.column)}"
+    return f"CASE WHEN {revision} = ANY(%s) THEN NULL ELSE {column} END"
 
 
 @dataclass(frozen=True)
@@ -149,16 +177,23 @@ class Reads:
         with no racer in Together)."""
         return f"{self.round.sql}, {self.racer.sql}"
 
+    def play_params(self, kept: "Kept") -> list:
+        """The parameters of `play`: the revisions of the rows whose JSON
+        is left out."""
+        revisions = list(kept)
+        return [*self.round.kept_params(revisions), *self.racer.kept_params(revisions)]
+
 
 @cache
 def _reads() -> Reads:
+    unless_kept = connection.vendor == "postgresql"
     return Reads(
         # A move never looks at the host's choices or the removed: their
         # JSON is left unread (deferred on the Room read).
         Columns(Room, "r", leave_out=("settings", "removed")),
         Columns(Member, "m"),
-        Columns(Round, "rd", leave_out=_DEALT),
-        Columns(Racer, "rc"),
+        Columns(Round, "rd", leave_out=_DEALT, unless_kept=unless_kept),
+        Columns(Racer, "rc", unless_kept=unless_kept),
     )
 
 
@@ -236,16 +271,17 @@ def read_seat(code: str, player_id: int, tx: RoundTransaction) -> Seen | None:
     """An open room, the player's seat in it (None when they have none) and
     what is in play; None when the room is missing or closed."""
     reads = _reads()
-    rows = tx.read((_seat_read(), [player_id, code, Room.Status.CLOSED]))
+    kept = _kept_in([code])
+    params = [*reads.play_params(kept), player_id, code]
+    rows = tx.read((_seat_read(), [*params, Room.Status.CLOSED]))
     if not rows:
         return None
     width = len(reads.room)
     room = reads.room.instance(rows[0][:width])
     member_row = rows[0][width : width + len(reads.member)]
     member = None if member_row[0] is None else reads.member.instance(member_row)
-    return Seen(
-        room, member, _in_play([row[width + len(reads.member) :] for row in rows])
-    )
+    play = [row[width + len(reads.member) :] for row in rows]
+    return Seen(room, member, _in_play(play, kept, code))
 
 
 def read_due(
@@ -254,6 +290,7 @@ def read_due(
     """Those of `room_ids` whose wake_at has come and what is in play in
     each, in one statement (the timer's batch)."""
     reads = _reads()
+    kept = _kept_in(room_ids)
     among, ids = _among(room_ids)
     sql = (
         f"SELECT {reads.room.sql}, {reads.play}"
@@ -261,13 +298,15 @@ def read_due(
         f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
         f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
-    rows = tx.read((sql, [*ids, _prep(Room, "wake_at", now)]))
+    params = [*reads.play_params(kept), *ids]
+    rows = tx.read((sql, [*params, _prep(Room, "wake_at", now)]))
     width, at_id = len(reads.room), reads.room.at("id")
     seen = []
     for _, group in groupby(rows, key=itemgetter(at_id)):
         room_rows = list(group)
         room = reads.room.instance(room_rows[0][:width])
-        seen.append(Seen(room, None, _in_play([row[width:] for row in room_rows])))
+        play = _in_play([row[width:] for row in room_rows], kept, room.pk)
+        seen.append(Seen(room, None, play))
     return seen
 
 
@@ -321,7 +360,7 @@ def load_play(round_id: int) -> InPlay | None:
     round is over."""
     sql = f"SELECT {_reads().play}{_in_play_of(f'rd.{_q("id")} = %s')}"
     with prepared() as cursor:
-        cursor.execute(sql, [round_id])
+        cursor.execute(sql, [*_reads().play_params({}), round_id])
         return _in_play(cursor.fetchall())
 
 
@@ -350,12 +389,64 @@ def _keep(key: tuple, revision: int, state: Any) -> None:
             del _kept[next(iter(_kept))]
 
 
-def _in_play(rows: list[tuple]) -> InPlay | None:
+# The round last seen in play in a room and its racers' seats, by what the
+# room is read by (its code for a player's move, its id for the timer's):
+# the next read of the room leaves out the JSON of the rows whose state is
+# kept (`_kept_in`).
+_seats_seen: dict[str | int, tuple[tuple[int, str], tuple[int, ...]]] = {}
+
+# States kept, by the revision of their row: their key in `_kept` (a
+# Together round's, or a racer's) and the state.
+Kept = Mapping[int, tuple[tuple, Any]]
+
+
+def _kept_in(rooms: Sequence[str | int]) -> Kept:
+    """The states kept of the Together round or the racers last seen in
+    play in `rooms`: their rows' JSON columns are left out of the read
+    (`Columns`)."""
+    kept = {}
+    with _kept_lock:
+        for room in rooms:
+            seen = _seats_seen.get(room)
+            if seen is None:
+                continue
+            round_key, seats = seen
+            for key in (round_key, *((*round_key, seat) for seat in seats)):
+                found = _kept.get(key)
+                if found is not None:
+                    kept[found[0]] = (key, found[1])
+    return kept
+
+
+def _left_out(kept: Kept, revision: int, key: tuple) -> Any:
+    """The state of a row whose JSON the read left out (its revision among
+    `kept`), else None."""
+    found = kept.get(revision)
+    if found is None:
+        return None
+    if found[0] != key:
+        raise RuntimeError(f"two rows of revision {revision}")
+    return found[1]
+
+
+def _see_seats(room: str | int, round_key: tuple[int, str], seats: tuple) -> None:
+    with _kept_lock:
+        _seats_seen.pop(room, None)
+        _seats_seen[room] = (round_key, seats)
+        if len(_seats_seen) > KEEP:
+            del _seats_seen[next(iter(_seats_seen))]
+
+
+def _in_play(
+    rows: list[tuple], kept: Kept | None = None, room: str | int | None = None
+) -> InPlay | None:
     """The round in play and its state from its rows (`Reads.play`, a row
     a racer: one row with no racer in Together); None when there is no
     round or it is over. The round's id, seed, status and revision are
     looked at as they came: a Together round whose state is kept, and a
-    race's round row that is, are not decoded again."""
+    race's round row that is, are not decoded again, nor a row in `kept`
+    (its JSON left out). `room`, what the room was read by, remembers the
+    round and its seats for its next read."""
     columns = _reads().round
     first = rows[0] if rows else None
     if first is None or first[columns.at("id")] is None:
@@ -364,8 +455,13 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
         return None
     round_id, seed = first[columns.at("id")], first[columns.at("seed")]
     revision, width = first[columns.at("revision")], len(columns)
-    if first[columns.at("together")] is not None:  # Together's, null in a race
-        shared = _kept_state((round_id, seed), revision)
+    kept = kept or {}
+    if first[columns.at("mode")] == Round.Mode.TOGETHER:
+        if room is not None:
+            _see_seats(room, (round_id, seed), ())
+        shared = _left_out(kept, revision, (round_id, seed))
+        if shared is None:
+            shared = _kept_state((round_id, seed), revision)
         if shared is None:
             rnd = columns.instance(first[:width])
             shared = together_store.load(
@@ -383,18 +479,23 @@ def _in_play(rows: list[tuple]) -> InPlay | None:
         rnd = columns.instance(first[:width])
         _keep(("round", round_id, seed), revision, rnd)
     racers = [
-        _racer((round_id, seed), row[width:])
+        _racer((round_id, seed), row[width:], kept)
         for row in rows
         if row[width] is not None  # a round with no racer yet
     ]
+    if room is not None:
+        _see_seats(room, (round_id, seed), tuple(r.seat for r in racers))
     return InPlay(round_id, rnd.state(racers, _dealt(round_id, seed)))
 
 
-def _racer(key: tuple[int, str], row: Sequence[Any]) -> race.Racer:
+def _racer(key: tuple[int, str], row: Sequence[Any], kept: Kept) -> race.Racer:
     """A racer's state from its row, decoded only when its revision is not
     the one kept."""
     columns = _reads().racer
     seat, revision = row[columns.at("seat")], row[columns.at("revision")]
+    state = _left_out(kept, revision, (*key, seat))
+    if state is not None:
+        return state
     state = _kept_state((*key, seat), revision)
     if state is None:
         state = columns.instance(row).state()
@@ -421,12 +522,12 @@ def _update(
     """An UPDATE of the fields of `new` that differ from `old` (all of them
     without `old`) on the rows `where` picks (fields by name), and of a
     Revised row's `revision` with them; None when nothing differs."""
-    found = _sets(model, new, old, revision)
+    db = _db()
+    found = _sets(model, new, old, revision, db)
     if found is None:
         return None
     sets, params = found
     conditions = " AND ".join(f"{_column(model, name)} = %s" for name in where)
-    db = _db()
     params += [_prep(model, name, value, db) for name, value in where.items()]
     sql = f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
     return Write(sql, params, " AND ")
@@ -437,12 +538,12 @@ def _sets(
     new: Mapping[str, Any],
     old: Mapping[str, Any] | None,
     revision: int | None,
+    db: Any,
 ) -> tuple[str, list] | None:
     """`_update`'s SET list and its parameters. On PostgreSQL a JSON list
     that only grew (a move adds a step to the undo log) gets its new items
     appended rather than the whole list encoded, sent and parsed again."""
     sets, params = [], []
-    db = _db()
     appends = db.vendor == "postgresql"
     for name, value in new.items():
         was = None if old is None else old.get(name)
@@ -477,8 +578,8 @@ class Encoded(str):
     for sending too): `_insert` sends that text as it is."""
 
 
-def _encoded(text: Encoded) -> Jsonb | str:
-    if connection.vendor == "postgresql":
+def _encoded(text: Encoded, db: Any) -> Jsonb | str:
+    if db.vendor == "postgresql":
         return Jsonb(text, dumps=lambda _: text)
     return text  # SQLite keeps JSON as text
 
@@ -492,7 +593,7 @@ def _insert(model: type[models.Model], row: Mapping[str, Any]) -> Write:
     for field in _inserted(model):
         value = row[field.name] if field.name in row else field.get_default()
         if isinstance(value, Encoded):
-            params.append(_encoded(value))
+            params.append(_encoded(value, db))
         else:
             params.append(field.get_db_prep_save(value, db))
     return Write(_insert_sql(model), params, " WHERE ")
@@ -511,6 +612,14 @@ def _insert_sql(model: type[models.Model]) -> str:
     return f"INSERT INTO {model._meta.db_table} ({columns}) SELECT {marks}"
 
 
+@lru_cache(maxsize=512)  # a room's few racers, in a process's busy rooms
+def _racer_row(state: race.Racer) -> Mapping[str, Any]:
+    """A racer's fields (`racer_fields`; not to be changed), kept for its
+    next move: the state a move writes is the one the next compares with,
+    and building them (the undo log's JSON) costs more than hashing."""
+    return racer_fields(state)
+
+
 def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     """The statements that write what changed from `old` to `new`: each
     racer that changed (a racer new to the race is added) and the round's
@@ -523,12 +632,12 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
         if prev == racer:
             continue
         revision = new_revision()
-        fields = racer_fields(racer)
+        fields = _racer_row(racer)
         if prev is None:
             added.append({**fields, "round": round_id, "revision": revision})
         else:
             where = {"round": round_id, "seat": racer.seat}
-            update = _update(Racer, where, fields, racer_fields(prev), revision)
+            update = _update(Racer, where, fields, _racer_row(prev), revision)
             if update is not None:
                 writes.append(update)
         _keep((round_id, new.seed, racer.seat), revision, racer)
@@ -566,8 +675,7 @@ def add_events(
     `writes` (a round's rows, from `race_writes`): all in one round trip on
     PostgreSQL. For a change holding the room's lock (rooms.changes), so
     the room's check holds."""
-    with connection.cursor() as cursor:
-        changed = execute_all(cursor, event_writes(room, events, now, writes))
+    changed = execute_all(event_writes(room, events, now, writes))
     if changed[0] != 1:
         raise RuntimeError(f"room {room.pk} changed under its lock")
 
@@ -592,14 +700,13 @@ def event_writes(
     changed one (rooms.move_tx). On PostgreSQL they are all one statement, the check
     first and the others after it in its WITH (`_checked`): PostgreSQL
     runs one statement for a room rather than one a row."""
-    revision = new_revision()
-    found = _sets(
-        Room, {"version": room.version, "wake_at": room.wake_at}, None, revision
-    )
+    revision, db = new_revision(), _db()
+    wakes = {"version": room.version, "wake_at": room.wake_at}
+    found = _sets(Room, wakes, None, revision, db)
     assert found is not None  # no `old`: every field is written
     sets, params = found
     table, picked = Room._meta.db_table, _picked_room()
-    if skip_locked and connection.features.has_select_for_update_skip_locked:
+    if skip_locked and db.features.has_select_for_update_skip_locked:
         room_id = _column(Room, "id")
         picked = (
             f"{room_id} = (SELECT {room_id} FROM {table}"
@@ -611,7 +718,7 @@ def event_writes(
     )
     room.revision = revision
     rows = [*writes, *(_insert(Event, _event_row(room, e, now)) for e in events)]
-    if connection.vendor == "postgresql":
+    if db.vendor == "postgresql":
         return [_checked(check, rows)]
     gate = f"EXISTS (SELECT 1 FROM {table} WHERE {_picked_room()})"
     gated = [(w.sql + w.gate + gate, [*w.params, room.pk, revision]) for w in rows]

@@ -101,7 +101,7 @@ def database_from_url(
         options["prepare_threshold"] = None
     else:
         # Django turns psycopg's prepared statements off. On, they apply only
-        # to cursors that bind on the server: the fixed statements of a
+        # to cursors that bind on the server: the reads and writes of a
         # room's move (rooms.move_tx.prepared), which PostgreSQL then parses
         # and plans once per connection instead of every move; Django's own
         # cursors bind on the client and never prepare.
