@@ -253,15 +253,35 @@ def read_due(
 ) -> list[Seen]:
     """Those of `room_ids` whose wake_at has come and what is in play in
     each, in one statement (the timer's batch)."""
-    reads = _reads()
     among, ids = _among(room_ids)
+    where = f"{among} AND {_column(Room, 'wake_at', 'r')} <= %s"
+    return _read_due(where, [*ids, _prep(Room, "wake_at", now)], tx)
+
+
+def read_first_due(
+    now: datetime, limit: int, part: int, parts: int, tx: RoundTransaction
+) -> list[Seen]:
+    """The rooms `due_rooms` finds, read as `read_due` reads them: a timer's
+    look and its batch's read in one statement (one round trip less a
+    look, and no list of ids sent back)."""
+    wake_at = _column(Room, "wake_at")
+    where = (
+        f"r.{_q('id')} IN (SELECT {_q('id')} FROM {Room._meta.db_table}"
+        f" WHERE {wake_at} <= %s AND {_q('id')} %% %s = %s"
+        f" ORDER BY {wake_at} LIMIT %s)"
+    )
+    return _read_due(where, [_prep(Room, "wake_at", now), parts, part, limit], tx)
+
+
+def _read_due(where: str, params: list, tx: RoundTransaction) -> list[Seen]:
+    reads = _reads()
     sql = (
         f"SELECT {reads.room.sql}, {reads.play}"
         f" FROM {Room._meta.db_table} r{_play_joins()}"
-        f" WHERE {among} AND {_column(Room, 'wake_at', 'r')} <= %s"
+        f" WHERE {where}"
         f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
     )
-    rows = tx.read((sql, [*ids, _prep(Room, "wake_at", now)]))
+    rows = tx.read((sql, params))
     width, at_id = len(reads.room), reads.room.at("id")
     seen = []
     for _, group in groupby(rows, key=itemgetter(at_id)):
