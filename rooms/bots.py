@@ -70,19 +70,25 @@ def think_ms(level: str, rng: Rng) -> int:
     return ms
 
 
-def _witness_pair(free_pairs: list[Pair], witness: tuple[Pair, ...]) -> Pair | None:
-    """The first pair of the clearing order that can be taken now."""
-    free = set(free_pairs)
-    return next((p for p in witness if p in free), None)
+def _witness_pair(board: Board, witness: tuple[Pair, ...]) -> Pair | None:
+    """The first pair of the clearing order that can be taken now: both
+    tiles free and still alike (a shuffle re-lays the faces). Looked up
+    tile by tile, which costs less than listing the board's free pairs."""
+    free, groups = board.free, board.groups
+    return next(
+        (
+            (a, b)
+            for a, b in witness
+            if free >> a & 1 and free >> b & 1 and groups[a] == groups[b]
+        ),
+        None,
+    )
 
 
-def _careful_pair(
-    board: Board, pairs: list[Pair], level: str, witness: tuple[Pair, ...]
-) -> Pair:
-    """`pairs` are the board's free pairs."""
+def _careful_pair(board: Board, level: str, witness: tuple[Pair, ...]) -> Pair:
     if level == EASY:
         return rank_pairs(board)[0]
-    found = _witness_pair(pairs, witness)
+    found = _witness_pair(board, witness)
     if found is not None:
         return found
     hinted = hint(board, budget=BOT_HINT_BUDGET).pair if level == HARD else None
@@ -91,10 +97,10 @@ def _careful_pair(
 
 def choose(board: Board, level: str, rng: Rng, witness: tuple[Pair, ...]) -> BotMove:
     """The bot's next move on `board`; `witness` is the deal's clearing
-    order, pairs as (low, high) tile indices."""
-    pairs = board.free_pairs()
-    if not pairs:
+    order, pairs as (low, high) tile indices. The free pairs are listed
+    only for a grab, which picks among them."""
+    if not board.has_move():
         return BotMove(SHUFFLE)
     if rng.below(1000) < PACES[level].grab_per_mille:
-        return BotMove(TAKE, rng.choice(pairs))
-    return BotMove(TAKE, _careful_pair(board, pairs, level, witness))
+        return BotMove(TAKE, rng.choice(board.free_pairs()))
+    return BotMove(TAKE, _careful_pair(board, level, witness))

@@ -168,15 +168,21 @@ class Race:
 # -- deal and joining ------------------------------------------------------
 
 
-def _bot_rng(race_seed: str, racer: Racer, purpose: str) -> Rng:
-    return Rng("bot/1", race_seed, racer.seat, len(racer.steps), purpose)
+def _bot_rng(race_seed: str, seat: int, moves: int, purpose: str) -> Rng:
+    """A bot's draws for its move number `moves` (its count of steps)."""
+    return Rng("bot/1", race_seed, seat, moves, purpose)
+
+
+def _bot_at(race: Race, racer: Racer, moves: int, from_ms: int) -> int:
+    """When the bot `racer`, once it has `moves` steps, moves next."""
+    rng = _bot_rng(race.seed, racer.seat, moves, "think")
+    return from_ms + bots.think_ms(racer.bot, rng)
 
 
 def _schedule_bot(race: Race, racer: Racer, from_ms: int) -> Racer:
     if not racer.bot or not racer.playing:
         return replace(racer, bot_at_ms=None)
-    wait = bots.think_ms(racer.bot, _bot_rng(race.seed, racer, "think"))
-    return replace(racer, bot_at_ms=from_ms + wait)
+    return replace(racer, bot_at_ms=_bot_at(race, racer, len(racer.steps), from_ms))
 
 
 def deal(
@@ -309,16 +315,34 @@ def take(race: Race, seat: int, a: int, b: int, move: int, now: datetime) -> Rac
     return _finish_if_done(race.with_racer(racer), now)
 
 
-def _logged(race: Race, racer: Racer, board: Board, now: datetime) -> Racer:
+def _logged(
+    race: Race, racer: Racer, board: Board, now: datetime, bot: bool = False
+) -> Racer:
     """The racer once the pair `board` last took (on their position) is in
-    their log; cleared when it was the last pair."""
+    their log; cleared when it was the last pair. A `bot` racer's next
+    move is scheduled with it (`_schedule_bot`'s, in the same new state)."""
     positions.remember(board)
     ms = race.own_ms(racer, now)
     a, b, _ = board.history[-1]
     steps = (*racer.steps, taken(ms, (min(a, b), max(a, b))))
     if board.cleared:
-        return replace(racer, steps=steps, status=CLEARED, end_ms=ms, bot_at_ms=None)
-    return replace(racer, steps=steps)
+        cleared = replace(racer, steps=steps, status=CLEARED, end_ms=ms, bot_at_ms=None)
+        return _counted(cleared, racer, board)
+    bot_at_ms = racer.bot_at_ms
+    if bot and racer.bot:
+        bot_at_ms = _bot_at(race, racer, len(steps), race.race_ms(now))
+    return _counted(replace(racer, steps=steps, bot_at_ms=bot_at_ms), racer, board)
+
+
+def _counted(after: Racer, before: Racer, board: Board) -> Racer:
+    """`after`, which is `before` with the pair `board` last took logged,
+    told its counts (Racer's cached properties) from `before`'s rather than
+    walking its whole log again: the next read of them (the event, the
+    standings) would, each move."""
+    ms = after.steps[-1][0]
+    taken = board.layout.all_mask & ~board.standing
+    after.__dict__.update(matches=before.matches + 1, reached_ms=ms, _taken=taken)
+    return after
 
 
 def undo(race: Race, seat: int, move: int, now: datetime) -> Race:
@@ -487,7 +511,7 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
     """One move of a bot whose time has come (`run_due` has settled the
     race and seen that the bot may move), and its next move scheduled."""
     racer = race.racer(seat)
-    rng = _bot_rng(race.seed, racer, "choose")
+    rng = _bot_rng(race.seed, racer.seat, len(racer.steps), "choose")
     board = racer.board(race.layout)
     choice = bots.choose(board, racer.bot, rng, race.witness)
     if choice.kind == bots.TAKE:
@@ -495,8 +519,7 @@ def bot_move(race: Race, seat: int, now: datetime) -> Race:
         # What `take` does once it has checked that the racer may move, on
         # the board already built: a bot picks among the free pairs.
         board.take(*choice.pair)
-        racer = _logged(race, racer, board, now)
-        racer = _schedule_bot(race, racer, race.race_ms(now))
+        racer = _logged(race, racer, board, now, bot=True)
         return _finish_if_done(race.with_racer(racer), now)
     try:
         race = shuffle(race, seat, f"{race.seed}/{seat}/{racer.shuffles}", now)

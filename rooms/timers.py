@@ -1,7 +1,9 @@
 """What the clock brings: time limits, bots' moves, turns running out."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 
+from monitoring import metrics
 from rooms import clock, move_tx, race, sql, together
 from rooms.changes import State, ending
 from rooms.publish import Message, publish_rooms_on_commit
@@ -24,22 +26,47 @@ def apply_due(room_ids: Sequence[int]) -> int:
     another). How many rooms had a round in play and were written."""
     if not room_ids:
         return 0
-    written, lost = _apply_due(room_ids)
-    if lost:
-        written += _apply_due(lost)[0]
+    written, _ = _apply_and_retry(lambda now, tx: sql.read_due(room_ids, now, tx))
     return written
 
 
-def _apply_due(room_ids: Sequence[int]) -> tuple[int, list[int]]:
-    """`apply_due`'s one try: how many rooms with a round in play it wrote,
-    and the rooms whose check failed."""
+def apply_first_due(limit: int = 100, part: int = 0, parts: int = 1) -> int:
+    """`apply_due` on the rooms `due_rooms` would find, found by the batch's
+    read itself (a look of the timer is one round trip when nothing is due,
+    two when something is); how many rooms were due."""
+
+    def read(now: datetime, tx: move_tx.RoundTransaction) -> list[sql.Seen]:
+        seen = sql.read_first_due(now, limit, part, parts, tx)
+        metrics.timer_lateness(now, [s.room.wake_at for s in seen if s.room.wake_at])
+        return seen
+
+    return _apply_and_retry(read)[1]
+
+
+# Reads a batch of due rooms at `now` in a move's transaction.
+Reader = Callable[[datetime, move_tx.RoundTransaction], list[sql.Seen]]
+
+
+def _apply_and_retry(read: Reader) -> tuple[int, int]:
+    """`_apply_due` once, and again on the rooms whose check failed: the
+    rooms with a round in play written, and the rooms read first."""
+    written, seen, lost = _apply_due(read)
+    if lost:
+        written += _apply_due(lambda now, tx: sql.read_due(lost, now, tx))[0]
+    return written, seen
+
+
+def _apply_due(read: Reader) -> tuple[int, int, list[int]]:
+    """`apply_due`'s one try on the rooms `read` finds: how many rooms with
+    a round in play it wrote, how many it read, and the rooms whose check
+    failed."""
     now = clock.current_time()
     with move_tx.move() as tx:
         writes: list[move_tx.Statement] = []
         checks: list[int] = []
         # Each room's id and events (none: nothing in play), by its check.
         news: list[tuple[int, str, list[Message] | None]] = []
-        for seen in sql.read_due(room_ids, now, tx):
+        for seen in read(now, tx):
             room, play = seen.room, seen.play
             checks.append(len(writes))
             if play is None:  # nothing in play: nothing to wake up for
@@ -59,7 +86,7 @@ def _apply_due(room_ids: Sequence[int]) -> tuple[int, list[int]]:
         ]
         publish_rooms_on_commit(sent)
     lost = [room_id for (room_id, _, _), w in zip(news, written, strict=True) if not w]
-    return len(sent), lost
+    return len(sent), len(news), lost
 
 
 def _run_due(state: State, now) -> State:

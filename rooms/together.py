@@ -54,6 +54,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import cached_property
 
 from games.engine.board import Board, MoveError
 from games.engine.faces import SUIT_FACES, group_of
@@ -181,7 +182,9 @@ class Together:
             return None
         return self.turn_start_ms + TURN_MS
 
-    @property
+    # Drawn once per state (the due time, the bot's step and the wake-up
+    # each ask, and each draw hashes the seed); a new state draws afresh.
+    @cached_property
     def bot_at_ms(self) -> int | None:
         """When the bot whose turn it is takes its pair."""
         if self.status != PLAYING or self.turn is None:

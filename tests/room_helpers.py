@@ -8,7 +8,7 @@ from django.core import signing
 from accounts.models import Player
 from accounts.players import GUEST_COOKIE_SALT
 from games.engine.deal import generate_deal
-from rooms import actions, clock
+from rooms import actions, clock, move_tx
 from rooms.models import Room
 from rooms.state import full_state
 from tests.race_helpers import T0
@@ -73,3 +73,17 @@ def apply_events(state: dict, events: list[dict]) -> dict:
             state["round"].update(data)
         state["version"] = event["v"]
     return state
+
+
+def spy_reads(monkeypatch) -> list:
+    """The rows of each move's read from here on."""
+    read: list = []
+    tx_read = move_tx.RoundTransaction.read
+
+    def reading(tx, statement):
+        rows = tx_read(tx, statement)
+        read.extend(rows)
+        return rows
+
+    monkeypatch.setattr(move_tx.RoundTransaction, "read", reading)
+    return read

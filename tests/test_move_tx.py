@@ -11,9 +11,16 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.errors import Refused
-from rooms import actions, move_tx, race, sql
+from rooms import actions, race, sql
 from rooms.models import Event, Racer, Room, Round
-from tests.room_helpers import RoomClock, apply_events, fresh_state, person, solution
+from tests.room_helpers import (
+    RoomClock,
+    apply_events,
+    fresh_state,
+    person,
+    solution,
+    spy_reads,
+)
 from tests.test_run_timers import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -297,20 +304,6 @@ def test_a_move_reads_and_writes_every_column_the_models_have(racing):
         "rd.witness",
     }
     assert {name for name in named if name not in read.replace('"', "")} == set()
-
-
-def spy_reads(monkeypatch) -> list:
-    """The rows of each move's read from here on."""
-    read: list = []
-    tx_read = move_tx.RoundTransaction.read
-
-    def reading(tx, statement):
-        rows = tx_read(tx, statement)
-        read.extend(rows)
-        return rows
-
-    monkeypatch.setattr(move_tx.RoundTransaction, "read", reading)
-    return read
 
 
 def test_a_move_reads_whole_only_the_racers_this_process_has_not_kept(

@@ -3,6 +3,7 @@ at the same moments, the same shuffles and the same think times, as the
 timer process applies them. A change made for speed must keep them; one
 that means to change how bots play updates the record below."""
 
+import dataclasses
 import hashlib
 
 from games.engine.catalogue import get_layout
@@ -11,6 +12,7 @@ from rooms import race
 from tests.race_helpers import T0
 
 SEATS = [(1, "Easy", "easy"), (2, "Medium", "medium"), (3, "Hard", "hard")]
+FIELDS = [f.name for f in dataclasses.fields(race.Racer)]
 
 # Digests of the racers after each of the timer's calls, by pile, as the
 # bots played before the timer was made faster (Turtle's easy bot shuffles
@@ -51,3 +53,21 @@ def test_every_bot_move_comes_at_its_think_time():
         low, _ = race.bots.PACES[level].think_ms
         assert min(gaps) >= low, level
     assert hard.status == race.CLEARED
+
+
+def test_a_moved_racer_counts_as_one_read_from_its_log():
+    """A racer's counts after a move (its matches, when it reached them, the
+    tiles gone) are those of the same racer rebuilt from its fields, as the
+    next read of its row makes it: across shuffles, and the clearing move."""
+    deal = generate_deal(get_layout("turtle"), "bots-turtle")
+    witness = tuple(tuple(sorted(p)) for p in deal.solution)
+    state = race.deal(deal.layout, deal.faces, "bots-turtle", SEATS, 0, T0, witness)
+    while (wake := race.wake_at(state)) is not None:
+        state = race.run_due(state, wake)
+        for moved in state.racers:
+            read = race.Racer(**{f: getattr(moved, f) for f in FIELDS})
+            assert moved.matches == read.matches
+            assert moved.reached_ms == read.reached_ms
+            assert moved.standing(state.layout) == read.standing(state.layout)
+    assert state.status == race.OVER
+    assert any(r.shuffles for r in state.racers)

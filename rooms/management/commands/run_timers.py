@@ -2,30 +2,31 @@
 
 Nothing ticks in memory: each room stores when it next needs attention
 (`Room.wake_at`), and this loop applies whatever has come due, up to
-`--batch` rooms in one transaction under their row locks (one lock and
-read, one COMMIT and one hand-over of the events for them all: with many
-rooms due at once, most of a bot's move was the round trips and statements
-of a transaction of its own). Rooms another timer process holds are
-skipped rather than waited for, and a room already handled no longer looks
-due, so any number of these can run side by side (scripts/serve.py starts
-one). Runs until SIGTERM or Ctrl+C.
+`--batch` rooms in one transaction (one read, which also finds which
+rooms are due, one checked write and one hand-over of the events for them
+all: with many rooms due at once, most of a bot's move was the round trips
+and statements of a transaction of its own). Rooms another timer process
+holds are skipped rather than waited for, and a room already handled no
+longer looks due, so any number of these can run side by side
+(scripts/serve.py starts one). Runs until SIGTERM or Ctrl+C.
 
 Within the process, `--workers` threads share the rooms by id, each looking
 for its own due rooms in a loop of its own: no room is handled by two of
-them at once, and a look costs one small query, with no hand-over between
-the event loop and a thread. One thread by default: a transaction costs
-the timer about three times what a bot's move in it does, so the fewer
-transactions the due moves come in the better, and a second thread halves
-each look's batch (and doubles the looks) for no more CPU, the rules
-running one thread at a time in Python anyway. The event loop stays for
-publishing: the threads' events go out on it, so the channel layer keeps
-one connection for the life of the process.
+them at once, and a look that finds nothing due costs one small query,
+with no hand-over between the event loop and a thread. One thread by
+default: a transaction costs the timer about three times what a bot's move
+in it does, so the fewer transactions the due moves come in the better,
+and a second thread halves each look's batch (and doubles the looks) for
+no more CPU, the rules running one thread at a time in Python anyway. The
+event loop stays for publishing: the threads' events go out on it, so the
+channel layer keeps one connection for the life of the process.
 """
 
 import asyncio
 import logging
 import signal
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
@@ -34,7 +35,7 @@ from django.db import close_old_connections, connections
 
 from monitoring import metrics
 from monitoring.heartbeats import Beater, Part
-from rooms import actions
+from rooms import actions, timers
 from rooms.publish import handed_over, publish_from_this_loop
 from sitewide.longlived import freeze_start_up
 
@@ -69,6 +70,20 @@ def _apply(room_ids: list[int]) -> None:
             _apply([room_id])
 
 
+def _batch(part: int, parts: int, batch: int) -> int:
+    """Apply up to `batch` of this thread's due rooms, found by the batch's
+    own read; how many were due. Should that fail, the due rooms are
+    looked for on their own and applied as before the fold, where one
+    broken room is tried alone."""
+    try:
+        return timers.apply_first_due(limit=batch, part=part, parts=parts)
+    except Exception:
+        close_old_connections()
+        room_ids = _due(part, parts, batch)
+        _apply(room_ids)
+        return len(room_ids)
+
+
 def _serve(
     part: int,
     parts: int,
@@ -81,18 +96,19 @@ def _serve(
     """One worker thread: apply its share of the due rooms every `interval`
     until stopped, up to `batch` rooms a transaction. Everything due by a
     look is applied in it, so a busy timer handles several batches a look
-    (a bot's move may come up to one interval after its time, unnoticeable
-    beside its seconds of thought)."""
+    (a bot's move may come up to one interval after its time, and the time
+    a look takes, unnoticeable beside its seconds of thought). The looks
+    keep their pace: the wait is what is left of the interval after the
+    look, so a busy timer is not one look's work later each time."""
     try:
         while not stopping.is_set():
+            started = time.monotonic()
             heartbeat.maybe()  # each look, from whichever thread; every few s
-            while room_ids := _due(part, parts, batch):
-                _apply(room_ids)
-                if len(room_ids) < batch or stopping.is_set():
-                    break
+            while _batch(part, parts, batch) >= batch and not stopping.is_set():
+                pass
             if once:
                 return
-            stopping.wait(interval)
+            stopping.wait(max(0.0, interval - (time.monotonic() - started)))
     finally:
         connections.close_all()
 
