@@ -7,7 +7,7 @@ Events are saved with their version in the same transaction and published
 only after it commits. A change to the round in play (a person's move, a
 bot's, a timer's) takes `round_action`'s path, or `ending`'s for the timer:
 read in one statement built from the models (rooms.sql), the pure rule,
-then the writes and events in one text that runs only if nothing changed
+then the writes and events in one statement that runs only if nothing changed
 the room since the read (rooms.move_tx: else it is tried again on a new
 read), and publish once written. Seat changes and deals, which add and
 remove rows of several kinds, take `room_change`'s: lock, read, apply,
@@ -203,7 +203,7 @@ def ending(
 ) -> tuple[list[Message], list[move_tx.Statement]]:
     """What `finish` ends a change with: the events to publish and the
     statements that save them, the new state and `writes`, the room's check
-    first (the timer ends several rooms' changes with one text)."""
+    first (the timer sends several rooms' in one pipeline)."""
     events, saves = changes(room, play.round_id, play.state, new)
     messages = _numbered(room, events)
     statements = sql.event_writes(

@@ -18,7 +18,7 @@ def apply_due_timers(room_id: int) -> bool:
 def apply_due(room_ids: Sequence[int]) -> int:
     """Apply what is due in these rooms: time limits, bots' moves and turns
     running out, as each round's rules say: one read of them all, then one
-    text that writes every room's change (a busy timer's batch: two round
+    pipeline that writes every room's change (a busy timer's batch: two round
     trips and one hand-over of the events for all of them). A room that
     changed since the read (a player's move came first) is read and
     applied once more; one whose row another transaction holds is left to
