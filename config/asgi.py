@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.socket_outage import SocketOutage  # noqa: E402
 from monitoring import metrics  # noqa: E402
+from rooms.consumers import FramesOut  # noqa: E402
 from rooms.limits import AddressLimit  # noqa: E402
 from rooms.origin import SameOriginValidator  # noqa: E402
 from rooms.publish import PublishFromLoop  # noqa: E402
@@ -26,9 +27,13 @@ application = PublishFromLoop(
         {
             # Static files too (ServeStatic, in the middleware): nothing else to run.
             "http": django_http,
-            "websocket": SameOriginValidator(
-                AddressLimit(
-                    SocketOutage(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            "websocket": FramesOut(
+                SameOriginValidator(
+                    AddressLimit(
+                        SocketOutage(
+                            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                        )
+                    )
                 )
             ),
         }

@@ -80,6 +80,43 @@ def in_thread(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
 
 
+# The scope's entry for the socket's own ASGI send, as the server handed it
+# to `FramesOut`, outside every middleware.
+FRAMES = "tiles.frames"
+
+
+class FramesOut:
+    """ASGI middleware, outermost for websockets: names the server's own
+    send in the scope. A frame of text sent through it skips the wrappers
+    of the middlewares inside (the session's, which saves only on an HTTP
+    response; accounts.socket_outage's, which watches the handshake and
+    the close), none of which does anything for one: a room's event is
+    such a frame to every socket of the room."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        return await self.application({**scope, FRAMES: send}, receive, send)
+
+
+class DirectFrames(AsyncJsonWebsocketConsumer):
+    """A consumer whose frames of text go straight to the server's send
+    (`FramesOut`); the handshake and the close still go through the
+    middlewares. Without `FramesOut` (a test of the bare consumer) every
+    message takes the usual way."""
+
+    @cached_property
+    def frames(self):
+        return self.scope.get(FRAMES, self.base_send)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if text_data is None or bytes_data is not None or close:
+            await super().send(text_data, bytes_data, close)
+        else:
+            await self.frames({"type": "websocket.send", "text": text_data})
+
+
 # How often a connection looks for changes itself when the channel layer
 # cannot carry them from other processes (the embedded setup).
 WATCH_S = 0.25
@@ -148,7 +185,7 @@ ACTIONS = {
 }
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):
+class RoomConsumer(DirectFrames):
     # No channel of its own: the room's messages come through the process's
     # fan-out (sitewide.pubsub.Fanout), one subscription per room rather
     # than a channel and a group membership per socket.
@@ -425,11 +462,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.early is not None:
             self.early.append(message)  # connecting: after the state
         elif message["type"] == "room.events":
-            if message["last"] <= self.version:
+            if message["last"] <= self.version or self.closing:
                 return  # in the state or events this socket was sent
-            # The events, already encoded.
+            # The events, already encoded, straight to the socket.
             self.version = message["last"]
-            await self.send(text_data=message["text"])
+            await self.frames({"type": "websocket.send", "text": message["text"]})
         elif message["seat"] == self.seat and not self.closing:
             # A seat left or was removed: its other sockets close as not
             # seated (the page then shows the join form, or that it was
@@ -495,7 +532,7 @@ def _watch_text(code: str, version: int) -> str:
     return json.dumps({"type": "state", "watch": True, **body, "version": version})
 
 
-class WatchConsumer(AsyncJsonWebsocketConsumer):
+class WatchConsumer(DirectFrames):
     """A seatless, read-only socket for a TV or laptop showing a room: it
     sends the room's full state whenever it changed (at most every
     WATCH_EVERY_S) and refuses every action."""

@@ -12,7 +12,9 @@ there, through autobahn's public setProtocolOptions. The sizes are daphne's
 own options. tests/test_ws_frames.py fails if a daphne upgrade changes
 any of this.
 
-Its `ready_callable` also arranges the stop of sitewide.restart_close.
+Its `ready_callable` also arranges the stop of sitewide.restart_close, and
+names the websocket protocol its factory builds (`TilesWebSocketProtocol`,
+through twisted's `Factory.protocol`).
 """
 
 import sys
@@ -20,12 +22,38 @@ from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketProtocol
 
 from sitewide.restart_close import close_sockets_on_stop
 
 # No message of docs/protocol.md comes near this; daphne's default is 1 MiB,
 # which a socket may be made to buffer for nothing.
 MAX_FRAME_BYTES = 64 * 1024
+
+
+class TilesWebSocketProtocol(WebSocketProtocol):
+    """daphne's websocket, less a cost autobahn adds to every frame it
+    writes at once: the arguments of a debug line (the method's qualified
+    name and the peer, coloured through click), worked out before its
+    logger finds debug off, and a room's event is a frame to every socket
+    of the room. Such a frame is written as autobahn writes it; any other
+    case (a queue of frames, chopping, octet logging, a socket not open)
+    is autobahn's own."""
+
+    def sendData(
+        self, data: bytes, sync: bool = False, chopsize: int | None = None
+    ) -> None:
+        if (
+            sync
+            or chopsize
+            or self.send_queue
+            or self.logOctets
+            or self.state != self.STATE_OPEN
+        ):
+            super().sendData(data, sync, chopsize)
+            return
+        self.transport.write(data)
+        self.trafficStats.outgoingOctetsWireLevel += len(data)
 
 
 class TilesServer(Server):
@@ -36,6 +64,8 @@ class TilesServer(Server):
 
     def _ready(self) -> None:
         self.ws_factory.setProtocolOptions(failByDrop=False)
+        # Read as each socket is accepted: none is before the reactor runs.
+        self.ws_factory.protocol = TilesWebSocketProtocol
         # A stop (SIGTERM) closes this server's sockets with 1012 first.
         close_sockets_on_stop(lambda: list(self.connections))
 

@@ -5,10 +5,14 @@ upgrade that changes how sitewide.serve reaches its websockets fails here."""
 import asyncio
 import os
 import struct
+from collections import deque
 
 import pytest
+from autobahn.websocket.protocol import TrafficStats
+from twisted.internet.testing import StringTransport
 
 from rooms import actions
+from sitewide.serve import TilesWebSocketProtocol
 from tests.room_helpers import guest_cookie_value, person
 from tests.services import Daphne, needs_services, server_env
 from tests.wsclient import TEXT, Closed, WebSocket
@@ -78,3 +82,31 @@ async def test_a_broken_frame_gets_its_close_code(
 ):
     code, cookie = seated_cookie
     assert await _close_code(daphne, code, cookie, frame) == expected
+
+
+def _open_socket() -> TilesWebSocketProtocol:
+    """An open socket of the protocol sitewide.serve gives daphne, writing
+    to memory; its queued frames are left for the test to look at."""
+    socket = TilesWebSocketProtocol()
+    socket.transport = StringTransport()
+    socket.state = socket.STATE_OPEN
+    socket.send_queue = deque()
+    socket.logOctets = False
+    socket.trafficStats = TrafficStats()
+    socket.triggered = True  # autobahn's own writer of the queue is "busy"
+    return socket
+
+
+def test_a_frame_of_an_open_socket_is_written_at_once():
+    socket = _open_socket()
+    socket.sendData(b"one")
+    assert socket.transport.value() == b"one"
+    assert socket.trafficStats.outgoingOctetsWireLevel == 3
+
+
+def test_a_frame_waits_behind_the_frames_queued_before_it():
+    socket = _open_socket()
+    socket.send_queue.append((b"first", False))
+    socket.sendData(b"second")
+    assert socket.transport.value() == b""
+    assert [data for data, _ in socket.send_queue] == [b"first", b"second"]
