@@ -126,7 +126,7 @@ print(json.dumps(rooms))
 """
 RECORD = """
 import json
-from django.db import connection
+from django.db import connection, transaction
 from rooms import actions, clock
 from rooms.bots import PACES
 from rooms.models import Event
@@ -140,11 +140,16 @@ with connection.cursor() as cursor:
                     in cursor.fetchall()]
 now = clock.current_time()
 for code in {codes!r}:
-    room, _, _, state = actions.snapshot(code)
-    events = Event.objects.filter(room=room).order_by("version")
+    # The room's lock (taken by snapshot) held while its events are read:
+    # web2's timer still plays, and a move committed between the two reads
+    # would look like an event past the room's version.
+    with transaction.atomic():
+        room, _, _, state = actions.snapshot(code)
+        events = Event.objects.filter(room=room).order_by("version")
+        versions = list(events.values_list("version", flat=True))
     out["rooms"][code] = {{
         "version": room.version,
-        "versions": list(events.values_list("version", flat=True)),
+        "versions": versions,
         "overdue_ms": (now - room.wake_at).total_seconds() * 1000
         if room.wake_at else None,
         "bots": [
