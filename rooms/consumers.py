@@ -462,11 +462,11 @@ class RoomConsumer(DirectFrames):
         if self.early is not None:
             self.early.append(message)  # connecting: after the state
         elif message["type"] == "room.events":
-            if message["last"] <= self.version or self.closing:
+            if message["last"] <= self.version:
                 return  # in the state or events this socket was sent
-            # The events, already encoded, straight to the socket.
+            # The events, already encoded: a frame of text (`DirectFrames`).
             self.version = message["last"]
-            await self.frames({"type": "websocket.send", "text": message["text"]})
+            await self.send(text_data=message["text"])
         elif message["seat"] == self.seat and not self.closing:
             # A seat left or was removed: its other sockets close as not
             # seated (the page then shows the join form, or that it was
