@@ -4,12 +4,14 @@ upgrade that changes how sitewide.serve reaches its websockets fails here."""
 
 import asyncio
 import os
+import socket
 import struct
 from collections import deque
 
 import pytest
 from autobahn.websocket.protocol import TrafficStats
-from twisted.internet.testing import StringTransport
+from twisted.internet import tcp
+from twisted.internet.testing import MemoryReactor, StringTransport
 
 from rooms import actions
 from sitewide.serve import TilesWebSocketProtocol
@@ -110,3 +112,50 @@ def test_a_frame_waits_behind_the_frames_queued_before_it():
     socket.sendData(b"second")
     assert socket.transport.value() == b""
     assert [data for data, _ in socket.send_queue] == [b"first", b"second"]
+
+
+@pytest.fixture
+def tcp_socket():
+    """An open socket of sitewide.serve's protocol on a real TCP-like
+    connection (one end of a socket pair, as twisted wraps an accepted
+    socket), with its peer to read what reached the wire."""
+    ours, peer = socket.socketpair()
+    ours.setblocking(False)
+    peer.settimeout(1)
+    ws = _open_socket()
+    ws.transport = tcp.Connection(ours, ws, reactor=MemoryReactor())
+    ws.transport.connected = True
+    yield ws, peer
+    ours.close()
+    peer.close()
+
+
+def test_a_frame_reaches_the_socket_without_a_turn_of_the_loop(tcp_socket):
+    ws, peer = tcp_socket
+    ws.sendData(b"one")
+    ws.sendData(b"two")
+    # Nothing ran the reactor: the frames are already on the wire, in order.
+    assert peer.recv(16) == b"onetwo"
+    assert not ws.transport.reactor.writers
+
+
+def test_a_frame_goes_behind_what_twisted_still_buffers(tcp_socket):
+    ws, peer = tcp_socket
+    ws.transport.write(b"queued")  # twisted's own write: buffered for the loop
+    ws.sendData(b"frame")
+    with pytest.raises(TimeoutError):
+        peer.recv(16)
+    ws.transport.doWrite()  # the loop's turn: both, in order
+    assert peer.recv(16) == b"queuedframe"
+
+
+def test_what_the_socket_does_not_take_is_buffered(tcp_socket):
+    ws, peer = tcp_socket
+    big = b"x" * (8 * 1024 * 1024)  # more than a socket pair's buffer
+    ws.sendData(big)
+    assert ws.transport.reactor.writers  # the rest waits for the loop
+    got = bytearray()
+    while len(got) < len(big):
+        got += peer.recv(1 << 20)
+        ws.transport.doWrite()
+    assert bytes(got) == big
