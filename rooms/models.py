@@ -10,6 +10,7 @@ directly.
 
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -307,41 +308,85 @@ class Racer(Revised):
         return f"{self.name} in {self.round_id} ({self.status})"
 
     def state(self) -> race.Racer:
-        return race.Racer(
-            seat=self.seat,
-            name=self.name,
-            faces=tuple(self.faces),
-            bot=self.bot_level,
-            status=self.status,
-            steps=step_states(self.steps),
-            penalty_ms=self.penalty_ms,
-            shuffles=self.shuffles,
-            end_ms=self.end_ms,
-            bot_at_ms=self.bot_at_ms,
-        )
+        fields = self._meta.concrete_fields
+        return racer_state({f.attname: getattr(self, f.attname) for f in fields})
 
 
-def racer_fields(state: race.Racer) -> dict[str, Any]:
-    """The fields of a Racer row that hold `state` (Racer.state's inverse),
-    by name."""
+def racer_state(
+    row: Mapping[str, Any], steps: tuple[race.Step, ...] | None = None
+) -> race.Racer:
+    """The state a Racer row holds, from its fields' values by attname (the
+    instance's, or a move's read's, which makes no instance: rooms.sql);
+    `steps`, the undo log's entries when the caller decoded them."""
+    return race.Racer(
+        seat=row["seat"],
+        name=row["name"],
+        faces=tuple(row["faces"]),
+        bot=row["bot_level"],
+        status=row["status"],
+        steps=step_states(row["steps"]) if steps is None else steps,
+        penalty_ms=row["penalty_ms"],
+        shuffles=row["shuffles"],
+        end_ms=row["end_ms"],
+        bot_at_ms=row["bot_at_ms"],
+    )
+
+
+class Appended(list):
+    """The entries a JSON list column gets after those it holds: what a
+    racer's undo log that only grew is written as (`racer_fields`)."""
+
+
+def _racer_values(state: race.Racer) -> dict[str, Any]:
+    """A Racer row's fields from `state`, by name, the JSON ones still the
+    state's tuples: two states of a move share the tuples of what the move
+    left alone, so comparing them is cheap."""
     return {
         "seat": state.seat,
         "name": state.name,
         "bot_level": state.bot,
         "status": state.status,
-        "faces": list(state.faces),
-        "steps": [
-            {"ms": ms, "pair": list(pair)}
-            if pair is not None
-            else {"ms": ms, "faces": list(faces_before or ())}
-            for ms, pair, faces_before in state.steps
-        ],
+        "faces": state.faces,
+        "steps": state.steps,
         "penalty_ms": state.penalty_ms,
         "shuffles": state.shuffles,
         "end_ms": state.end_ms,
         "bot_at_ms": state.bot_at_ms,
         "matches": state.matches,
     }
+
+
+def racer_fields(
+    state: race.Racer, since: race.Racer | None = None, grow: bool = False
+) -> dict[str, Any]:
+    """The fields of a Racer row that hold `state` (Racer.state's inverse),
+    by name. With `since`, the state the row holds now, only those whose
+    value differs; and with `grow`, an undo log that only grew on a
+    non-empty one comes as its new entries (`Appended`). A move adds one
+    step to a log of up to 72 pairs and the shuffles: its write neither
+    builds nor compares nor encodes the whole log."""
+    fields = _racer_values(state)
+    if since is not None:
+        was = _racer_values(since)
+        fields = {name: v for name, v in fields.items() if v != was[name]}
+    if "faces" in fields:
+        fields["faces"] = list(state.faces)
+    if "steps" in fields:
+        was_steps = since.steps if since is not None and grow else ()
+        kept = len(was_steps)
+        if 0 < kept < len(state.steps) and state.steps[:kept] == was_steps:
+            fields["steps"] = Appended(map(step_json, state.steps[kept:]))
+        else:
+            fields["steps"] = [step_json(step) for step in state.steps]
+    return fields
+
+
+def step_json(step: race.Step) -> dict[str, Any]:
+    """An entry of the undo log as its JSON (see Racer.steps)."""
+    ms, pair, faces_before = step
+    if pair is not None:
+        return {"ms": ms, "pair": list(pair)}
+    return {"ms": ms, "faces": list(faces_before or ())}
 
 
 def step_states(steps: list[dict]) -> tuple[race.Step, ...]:
