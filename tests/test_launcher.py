@@ -69,16 +69,24 @@ class Serve(Process):
         return time.monotonic() - started
 
 
-def daphne_of(seat: Seat) -> int:
-    """The pid of the daphne process holding this client's connection."""
+def daphne_of(seat: Seat, server: Serve) -> int:
+    """The pid of the daphne process holding this client's connection.
+
+    Both ends are named: Linux hands one ephemeral port to connections to
+    different servers, so a match on the client's port alone can be the
+    machine's Redis or PostgreSQL talking to a namesake port (this test once
+    killed CI's Redis that way)."""
     client_port = seat.ws.writer.get_extra_info("sockname")[1]
+    ends = f"( sport = :{server.port} and dport = :{client_port} )"
     out = subprocess.run(
-        ["ss", "-tnpH", "state", "established", f"( dport = :{client_port} )"],
+        ["ss", "-tnpH", "state", "established", ends],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    return int(re.search(r"pid=(\d+)", out).group(1))
+    pid = int(re.search(r"pid=(\d+)", out).group(1))
+    assert pid in server.pids("daphne-[12]"), f"{pid} is not serve.py's daphne"
+    return pid
 
 
 async def connect_until(seat: Seat, port: int) -> None:
@@ -130,12 +138,12 @@ async def test_a_killed_daphne_comes_back_and_its_player_loses_nothing(serve):
         # The kernel gives each connection to either process: Bob must be on
         # the one that survives.
         for _ in range(40):
-            if daphne_of(bob) != daphne_of(ann):
+            if daphne_of(bob, server) != daphne_of(ann, server):
                 break
             await bob.ws.close()
             await bob.connect(server.port)
-        victim = daphne_of(ann)
-        assert daphne_of(bob) != victim, "both players stayed on one daphne"
+        victim = daphne_of(ann, server)
+        assert daphne_of(bob, server) != victim, "both players stayed on one daphne"
 
         pairs = await start_race(ann, bob, lambda: sync_to_async(solution)(room))
         await take_in_turns(ann, bob, pairs, range(3))
