@@ -18,3 +18,8 @@ class Sitewide(AppConfig):
 
     name = "sitewide"
     default = True
+
+    def ready(self) -> None:
+        from sitewide.request_connections import close_after_each_request
+
+        close_after_each_request()
