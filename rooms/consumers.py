@@ -8,23 +8,27 @@ reaches an action, and acts only for the connection's own seat.
 """
 
 import asyncio
+import contextvars
+import functools
 import json
 import logging
 import re
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import cached_property
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.language import scope_language
+from accounts.models import Player
 from games.errors import ActionError
 from monitoring import metrics
 from rooms import actions, hints
@@ -53,7 +57,7 @@ CLOSE_NO_ROOM = 4404
 CLOSE_TOO_MANY = 4409
 
 
-def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
+def _seat_of(code: str, scope: dict) -> tuple[Player, int] | None:
     player = player_for_scope(scope)
     if player is None:
         return None
@@ -72,12 +76,59 @@ def _seat_of(code: str, scope: dict) -> tuple[object, int] | None:
 HINT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="room-hint")
 
 
-def in_thread(fn):
+def _in_language[R](language: str | None, call: Callable[[], R]) -> R:
+    # Run in a copy of the caller's context, which carries its context
+    # variables as they are (rooms.publish's loop) but not the language:
+    # asgiref's Local, where Django keeps it, tags a value with the thread
+    # that set it and shows no other thread the loop's. asgiref's own hops
+    # re-home such values with a helper of theirs, private; the language is
+    # the one Local the actions read that the caller sets, so it is set again
+    # here. In the copy, dropped after the call: nothing stays on the thread.
+    translation.activate(language)
+    return call()
+
+
+def _thread_handler[R](
+    context: contextvars.Context, language: str | None, call: Callable[[], R]
+) -> R:
+    # As channels' database_sync_to_async: a connection broken or too old
+    # (by its last use, on this thread or before) is closed, and the next
+    # query opens a new one; Django's connections are this thread's own.
+    close_old_connections()
+    try:
+        return context.run(_in_language, language, call)
+    finally:
+        close_old_connections()
+
+
+def in_thread[**P, R](
+    fn: Callable[P, R], executor: Executor | None = None
+) -> Callable[P, Awaitable[R]]:
     """Run `fn` on any worker thread (each with its own database connection)
     rather than the one thread channels gives sync code by default: actions
     are whole transactions of their own, so a process can run several at
-    once instead of queueing every room's moves behind each other."""
-    return database_sync_to_async(fn, thread_sensitive=False)
+    once instead of queueing every room's moves behind each other.
+
+    What `database_sync_to_async(fn, thread_sensitive=False)` does for such
+    a call, and no more: the loop's default executor (or `executor`), a
+    copy of the caller's context (the loop to publish from, rooms.publish)
+    with its language active, and Django's clean-up of connections around
+    it. asgiref's SyncToAsync also built itself anew for every call,
+    shielded the future, kept state for async_to_sync called back from the
+    thread (nothing run here does: events go out through rooms.publish's
+    hand-over) and copied the context back to the caller afterwards
+    (nothing run here sets a variable the caller reads)."""
+
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        context = contextvars.copy_context()
+        language = translation.get_language()
+        work = functools.partial(fn, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            executor, _thread_handler, context, language, work
+        )
+
+    return call
 
 
 # The scope's entry for the socket's own ASGI send, as the server handed it
@@ -104,7 +155,27 @@ class DirectFrames(AsyncJsonWebsocketConsumer):
     """A consumer whose frames of text go straight to the server's send
     (`FramesOut`); the handshake and the close still go through the
     middlewares. Without `FramesOut` (a test of the bare consumer) every
-    message takes the usual way."""
+    message takes the usual way.
+
+    It has no channel of the channel layer: the socket is its one source
+    of messages, each dispatched in turn in the connection's task."""
+
+    channel_layer_alias = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        # channels' AsyncConsumer.__call__ without its await_many_dispatch,
+        # which waits on several sources at once: for every message it made
+        # a task of the receive and waited on it with asyncio.wait, 2.5 % of
+        # a busy daphne's CPU. Dispatched in turn as there, each fully
+        # before the next is received.
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     @cached_property
     def frames(self):
@@ -167,7 +238,7 @@ def _hint(code: str, player) -> dict:
 
 # Message type -> the action it calls with the connection's player and the
 # message's fields.
-ACTIONS = {
+ACTIONS: dict[str, Callable[..., Room]] = {
     "take": actions.take_pair,
     "undo": actions.undo,
     "shuffle": actions.shuffle,
@@ -186,10 +257,10 @@ ACTIONS = {
 
 
 class RoomConsumer(DirectFrames):
-    # No channel of its own: the room's messages come through the process's
-    # fan-out (sitewide.pubsub.Fanout), one subscription per room rather
-    # than a channel and a group membership per socket.
-    channel_layer_alias = None
+    # No channel of its own (`DirectFrames`): the room's messages come
+    # through the process's fan-out (sitewide.pubsub.Fanout), one
+    # subscription per room rather than a channel and a group membership
+    # per socket.
     # A person sends a few messages a second at most; a page that reconnects
     # and syncs may burst.
     RATE, BURST = 8.0, 24
@@ -271,6 +342,15 @@ class RoomConsumer(DirectFrames):
         await self.close(code=CLOSE_TOO_MANY)
 
     async def websocket_connect(self, message) -> None:
+        # Everything this consumer says to the person is in their page's
+        # language, set here once for the socket: in the context of the
+        # connection's task, where its every message is dispatched
+        # (`DirectFrames`) and which each action's thread runs in a copy of
+        # (`in_thread`). Set and unset around each message, as
+        # translation.override, it cost 2 % of a busy daphne. (A room's
+        # events come through `_room_message` instead: already encoded, they
+        # say nothing in words.)
+        translation.activate(self.language)
         try:
             await super().websocket_connect(message)
         except Exception:
@@ -304,24 +384,17 @@ class RoomConsumer(DirectFrames):
         # (a reload reconnects within the grace, and keeps the turn).
         await in_thread(actions.drop_connection)(self.code, self.player, self.link)
 
-    async def dispatch(self, message: dict) -> None:
-        """Everything this consumer says to the person is in their page's
-        language. (A room's events come through `_room_message` instead:
-        already encoded, they say nothing in words.)"""
-        with translation.override(self.language):
-            await self._dispatch_frame(message)
-
     @cached_property
     def language(self) -> str:
         # Its cookie and headers came with the handshake: the same all along.
         return scope_language(self.scope)
 
-    async def _dispatch_frame(self, message: dict) -> None:
+    async def dispatch(self, message: dict) -> None:
         # Channels closes stale database connections before every message it
         # dispatches, on its one sync thread: a thread hop for each frame a
         # player sends. This consumer reaches the database only from the
-        # worker threads of `in_thread`, where database_sync_to_async closes
-        # them, so the frames skip the hop.
+        # worker threads of `in_thread`, which closes them there, so the
+        # frames skip the hop.
         if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
         else:
@@ -402,13 +475,12 @@ class RoomConsumer(DirectFrames):
             )
         elif kind == "visible":
             away = not fields["visible"]
-            room = await in_thread(actions.set_away)(self.code, self.player, away)
-            version = room.version if room is not None else self.version
-            await self.send_json({"type": "ack", "ref": ref, "v": version})
+            seen = await in_thread(actions.set_away)(self.code, self.player, away)
+            await self._ack(ref, seen.version if seen is not None else self.version)
         else:
             action = ACTIONS[kind]
             room = await in_thread(action)(self.code, self.player, **fields)
-            await self.send_json({"type": "ack", "ref": ref, "v": room.version})
+            await self._ack(ref, room.version)
             if kind == "leave":
                 await self.close(code=CLOSE_LEFT)
 
@@ -430,10 +502,7 @@ class RoomConsumer(DirectFrames):
             return
         HINTING.add(player)
         try:
-            hint = database_sync_to_async(
-                _hint, thread_sensitive=False, executor=HINT_THREADS
-            )
-            reply = await hint(self.code, self.player)
+            reply = await in_thread(_hint, HINT_THREADS)(self.code, self.player)
         finally:
             HINTING.discard(player)
         await self.send_json({**reply, "ref": ref})
@@ -448,6 +517,13 @@ class RoomConsumer(DirectFrames):
             self.version = max(self.version, reply["version"])
         elif reply["events"]:
             self.version = max(self.version, reply["events"][-1]["v"])
+
+    async def _ack(self, ref, version: int) -> None:
+        # Written as json.dumps would write {"type": "ack", "ref", "v"}, but
+        # without building the dict and encoding it whole: the reply to
+        # every move.
+        text = f'{{"type": "ack", "ref": {json.dumps(ref)}, "v": {version}}}'
+        await self.send(text_data=text)
 
     async def _error(self, ref, code: str, message: str, tile=None) -> None:
         reply = {"type": "error", "ref": ref, "code": code, "message": message}
@@ -536,8 +612,6 @@ class WatchConsumer(DirectFrames):
     """A seatless, read-only socket for a TV or laptop showing a room: it
     sends the room's full state whenever it changed (at most every
     WATCH_EVERY_S) and refuses every action."""
-
-    channel_layer_alias = None  # it hears nothing from the layer
 
     async def connect(self) -> None:
         metrics.SOCKETS.labels("watch").inc()
