@@ -1,0 +1,147 @@
+"""A process's pub/sub over Redis itself (issue 29: sitewide.pubsub reads
+and publishes below redis-py's per-command layers): every message arrives
+once and in the order sent, however many come in one read, and a
+connection Redis drops comes back by itself, subscribed to what it was
+and to nothing it left."""
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from sitewide.connections import redis_options
+from sitewide.pubsub import Message, Publisher, RedisBus, encode
+from tests.outage_helpers import OwnRedis
+from tests.waiting import until
+
+pytestmark = pytest.mark.services
+PREFIX = "t."
+GROUPS = ["room.A", "room.B", "room.C"]
+
+
+@pytest.fixture
+def own() -> Iterator[OwnRedis]:
+    server = OwnRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def admin(own: OwnRedis) -> Iterator[redis.Redis]:
+    with redis.Redis.from_url(own.url) as client:
+        yield client
+
+
+def subscribers(own: OwnRedis, group: str) -> int:
+    with admin(own) as client:
+        return dict(client.pubsub_numsub(PREFIX + group))[(PREFIX + group).encode()]
+
+
+class Heard:
+    """What a bus delivered, by group, in order."""
+
+    def __init__(self) -> None:
+        self.by_group: dict[str, list[int]] = {group: [] for group in GROUPS}
+
+    async def deliver(self, message: Message) -> None:
+        self.by_group[message["group"]].append(message["n"])
+
+    def count(self) -> int:
+        return sum(map(len, self.by_group.values()))
+
+
+def message(group: str, n: int) -> Message:
+    return {"type": "room.events", "group": group, "n": n, "text": '{"v": 1}'}
+
+
+async def publish_all(publisher: Publisher, start: int, count: int) -> None:
+    """`count` messages over the groups in turn, in bursts that go out as
+    batches of every size from 1 to 16."""
+    n = start
+    for size in range(1, 17):
+        burst = [message(GROUPS[i % len(GROUPS)], i) for i in range(n, n + size)]
+        await asyncio.gather(*(publisher.publish([m]) for m in burst))
+        n += size
+    while n < start + count:
+        await publisher.publish([message(GROUPS[n % len(GROUPS)], n)])
+        n += 1
+
+
+def expected(start: int, count: int) -> dict[str, list[int]]:
+    return {
+        group: [n for n in range(start, start + count) if GROUPS[n % 3] == group]
+        for group in GROUPS
+    }
+
+
+def publish_raw(own: OwnRedis, start: int, count: int) -> None:
+    """Many messages in one pipeline, so that many replies wait in the
+    reader's buffer at once."""
+    with admin(own) as client:
+        pipe = client.pipeline(transaction=False)
+        for n in range(start, start + count):
+            group = GROUPS[n % len(GROUPS)]
+            pipe.publish(PREFIX + group, encode(message(group, n)))
+        pipe.execute()
+
+
+async def test_messages_arrive_once_in_order_and_after_connections_are_killed(own):
+    heard = Heard()
+    config = (own.url, redis_options(), PREFIX)
+    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
+    try:
+        for group in GROUPS:
+            await bus.subscribe(group)
+        await publish_all(publisher, 0, 300)
+        await asyncio.to_thread(publish_raw, own, 300, 3000)
+        await until(lambda: heard.count() >= 3300, "3300 messages heard")
+        assert heard.by_group == expected(0, 3300)
+
+        # One group left: its confirmation must reach redis-py, or the
+        # group would be subscribed again with the others below.
+        await bus.unsubscribe("room.C")
+        await until(lambda: subscribers(own, "room.C") == 0, "room.C left")
+        with admin(own) as client:
+            assert client.client_kill_filter(_type="pubsub") == 1
+            assert client.client_kill_filter(_type="normal") == 1  # the publisher's
+        await until(
+            lambda: subscribers(own, "room.A") and subscribers(own, "room.B"),
+            "the bus subscribed again",
+        )
+        assert subscribers(own, "room.C") == 0
+        await asyncio.sleep(0.1)  # the publisher's connection saw its end
+        heard = Heard()
+        bus.deliver = heard.deliver
+        await publish_all(publisher, 0, 300)
+        await until(lambda: heard.count() >= 200, "200 messages heard")
+        await asyncio.sleep(0.1)
+        assert heard.by_group == {**expected(0, 300), "room.C": []}
+    finally:
+        await bus.close()
+        await publisher.connection.disconnect()
+
+
+async def test_the_bus_hears_again_after_redis_restarts(own):
+    heard = Heard()
+    config = (own.url, redis_options(), PREFIX)
+    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
+    try:
+        await bus.subscribe("room.A")
+        await publisher.publish([message("room.A", 0)])
+        await until(lambda: heard.count() == 1, "the first message heard")
+        await asyncio.to_thread(own.stop)
+        with pytest.raises(redis.ConnectionError):
+            await publisher.publish([message("room.A", 1)])  # lost
+        await asyncio.to_thread(own.start)
+        await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
+        await publisher.publish([message("room.A", 2)])
+        await until(lambda: heard.count() == 2, "the next message heard")
+        assert heard.by_group["room.A"] == [0, 2]
+    finally:
+        await bus.close()
+        await publisher.connection.disconnect()
