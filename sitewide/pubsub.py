@@ -75,10 +75,12 @@ def encode(message: Message) -> str:
 
 
 def decode(data: bytes) -> Message:
-    head, newline, text = data.partition(b"\n")
+    # Decoded whole (no UTF-8 sequence holds a newline's byte): json.loads
+    # of a str skips its guess at the encoding of bytes.
+    head, newline, text = data.decode().partition("\n")
     message = json.loads(head)
     if newline:
-        message["text"] = text.decode()
+        message["text"] = text
     return message
 
 
