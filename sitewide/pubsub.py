@@ -152,8 +152,9 @@ class RedisBus:
         socket_timeout" for pub/sub reads), so any other reply (the
         confirmations of subscribe and unsubscribe, which keep its channels
         right for resubscribing, a pong) still goes through its
-        `handle_message`. A health check PING would only be sent before a
-        read after 15 s between reads, which this loop never has."""
+        `handle_message`. Its health check is left out: it would PING
+        before a read that starts 15 s after the previous read ended, and
+        here (as in `_read` before) each read starts as the last ends."""
         connection = self.pubsub.connection
         assert connection is not None  # subscribed before the reader starts
         while True:
@@ -162,7 +163,7 @@ class RedisBus:
                     timeout=math.inf, disconnect_on_error=False, push_request=True
                 )
             except Exception:
-                return
+                return  # redis-py's read connects again, or says why not
             if isinstance(reply, list) and reply[0] == b"message":
                 await self.deliver(decode(reply[2]))
                 continue
