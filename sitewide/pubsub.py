@@ -79,6 +79,8 @@ def decode(data: bytes) -> Message:
     # of a str skips its guess at the encoding of bytes.
     head, newline, text = data.decode().partition("\n")
     message = json.loads(head)
+    if not isinstance(message, dict):
+        raise ValueError(f"not a message: {head[:100]!r}")
     if newline:
         message["text"] = text
     return message
@@ -136,7 +138,7 @@ class RedisBus:
                 await asyncio.sleep(1)
                 continue
             if message is not None and message["type"] == "message":
-                await self.deliver(decode(message["data"]))
+                await self._hand_on(message["data"])
             await self._read_fast()
 
     async def _read_fast(self) -> None:
@@ -165,11 +167,23 @@ class RedisBus:
             except Exception:
                 return  # redis-py's read connects again, or says why not
             if isinstance(reply, list) and reply[0] == b"message":
-                await self.deliver(decode(reply[2]))
+                await self._hand_on(reply[2])
                 continue
             message = await self.pubsub.handle_message(reply)
             if message is not None and message["type"] == "message":
-                await self.deliver(decode(message["data"]))
+                await self._hand_on(message["data"])
+
+    async def _hand_on(self, data: bytes) -> None:
+        """`data` decoded, to `deliver`. What is not a message (a PUBLISH
+        typed by hand on a group's channel) is logged and dropped: raised,
+        it would end the reader, and the process would hear none of its
+        groups again."""
+        try:
+            message = decode(data)
+        except ValueError:
+            log.warning("dropped what is not a message: %r", data[:100])
+            return
+        await self.deliver(message)
 
 
 async def _pushed(reply: Any) -> Any:

@@ -2,7 +2,8 @@
 and publishes below redis-py's per-command layers): every message arrives
 once and in the order sent, however many come in one read, and a
 connection Redis drops comes back by itself, subscribed to what it was
-and to nothing it left."""
+and to nothing it left, and what is not a message does not end the
+reading."""
 
 import asyncio
 import contextlib
@@ -142,6 +143,24 @@ async def test_the_bus_hears_again_after_redis_restarts(own):
         await publisher.publish([message("room.A", 2)])
         await until(lambda: heard.count() == 2, "the next message heard")
         assert heard.by_group["room.A"] == [0, 2]
+    finally:
+        await bus.close()
+        await publisher.connection.disconnect()
+
+
+async def test_what_is_not_a_message_is_dropped_and_the_bus_hears_on(own, caplog):
+    heard = Heard()
+    config = (own.url, redis_options(), PREFIX)
+    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
+    try:
+        await bus.subscribe("room.A")
+        with admin(own) as client:
+            for junk in (b"not json", b"\xff\xfe", b"5", b"[1]\ntext"):
+                client.publish(PREFIX + "room.A", junk)
+        await publisher.publish([message("room.A", 1)])
+        await until(lambda: heard.count() == 1, "the message after them heard")
+        assert heard.by_group["room.A"] == [1]
+        assert caplog.text.count("dropped what is not a message") == 4
     finally:
         await bus.close()
         await publisher.connection.disconnect()
