@@ -143,7 +143,8 @@ class RedisBus:
 
     async def _read_fast(self) -> None:
         """Read replies straight off the subscribed connection until a read
-        fails (then `_read` goes back to redis-py's reconnecting read).
+        fails, then drop the connection: `_read` goes back to redis-py's
+        read, which connects again (and subscribes again) or says why not.
 
         `get_message` wraps each reply in a retry, a health check, timing
         and pub/sub counters for observability and a dict; here a message is
@@ -165,7 +166,18 @@ class RedisBus:
                     timeout=math.inf, disconnect_on_error=False, push_request=True
                 )
             except Exception:
-                return  # redis-py's read connects again, or says why not
+                reply = None
+            if reply is None:
+                # No reply is a failed read too: redis-py takes the socket's
+                # own timeout (keepalive or TCP_USER_TIMEOUT giving up on a
+                # cut link: ETIMEDOUT, a TimeoutError) for the end of a read
+                # timeout asked for, and answers None, at once, to that read
+                # and every later one on the dead socket. Kept, the
+                # connection would have this loop (and redis-py's own read
+                # until its next health check) spin without ever yielding to
+                # the event loop: the process would answer nothing.
+                await connection.disconnect(nowait=True)
+                return
             if isinstance(reply, list) and reply[0] == b"message":
                 await self._hand_on(reply[2])
                 continue

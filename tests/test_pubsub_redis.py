@@ -2,12 +2,14 @@
 and publishes below redis-py's per-command layers): every message arrives
 once and in the order sent, however many come in one read, and a
 connection Redis drops comes back by itself, subscribed to what it was
-and to nothing it left, and what is not a message does not end the
+and to nothing it left, a read that ends without a reply (a cut link) is
+a dropped connection too, and what is not a message does not end the
 reading."""
 
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -161,6 +163,74 @@ async def test_what_is_not_a_message_is_dropped_and_the_bus_hears_on(own, caplog
         await until(lambda: heard.count() == 1, "the message after them heard")
         assert heard.by_group["room.A"] == [1]
         assert caplog.text.count("dropped what is not a message") == 4
+    finally:
+        await bus.close()
+        await publisher.connection.disconnect()
+
+
+def pubsub_clients(own: OwnRedis) -> list[str]:
+    with admin(own) as client:
+        return [c["id"] for c in client.client_list(_type="pubsub")]
+
+
+class TimedOut:
+    """A connection's read as redis-py answers it once the socket timed out
+    (None, at once), from `timed_out` until the connection is dropped."""
+
+    def __init__(self, connection: Any) -> None:
+        self.real_read = connection.read_response
+        self.real_disconnect = connection.disconnect
+        self.timed_out = False
+        self.dead_reads = 0
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.timed_out:
+            return await self.real_read(*args, **kwargs)
+        self.dead_reads += 1
+        if self.dead_reads > 1000:
+            raise RuntimeError("the reader spins on a dead connection")
+        return None
+
+    async def disconnect(self, *args: Any, **kwargs: Any) -> None:
+        self.timed_out = False
+        await self.real_disconnect(*args, **kwargs)
+
+
+async def test_a_read_that_ends_without_a_reply_drops_the_connection(own):
+    """Once its socket timed out (keepalive or TCP_USER_TIMEOUT giving up on
+    a cut link: ETIMEDOUT), redis-py's read answers None at once, to every
+    read on that connection. The reader must connect again rather than
+    read on: each read returns without yielding, so the loop would spin
+    and the process answer nothing (web1 of tests/test_hosts.py, never
+    healthy after its link came back). Simulated here with what the read
+    returns, as a real timeout needs a cut link."""
+    heard = Heard()
+    config = (own.url, redis_options(), PREFIX)
+    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
+    try:
+        await bus.subscribe("room.A")
+        await publisher.publish([message("room.A", 0)])
+        await until(lambda: heard.count() == 1, "the first message heard")
+        (before,) = pubsub_clients(own)
+        connection = bus.pubsub.connection
+        assert connection is not None
+        socket = TimedOut(connection)
+        connection.read_response = socket.read_response  # type: ignore[method-assign]
+        connection.disconnect = socket.disconnect  # type: ignore[method-assign]
+        # The reader waits in a read already: the message ends it, and the
+        # socket times out for the reads after it.
+        socket.timed_out = True
+        await publisher.publish([message("room.A", 1)])
+        await until(lambda: not socket.timed_out, "the dead connection dropped")
+        assert socket.dead_reads == 1
+        await until(
+            lambda: pubsub_clients(own) == [] or pubsub_clients(own)[0] != before,
+            "the dead connection gone",
+        )
+        await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
+        await publisher.publish([message("room.A", 2)])
+        await until(lambda: heard.count() == 3, "the next message heard")
+        assert heard.by_group["room.A"] == [0, 1, 2]
     finally:
         await bus.close()
         await publisher.connection.disconnect()
