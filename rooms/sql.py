@@ -123,10 +123,11 @@ class Columns:
         self._at = {name: i for i, name in enumerate(self.names)}
         heavy = [f for f in fields if unless_kept and isinstance(f, JSONField)]
         self._marks = len(heavy)
-        self.sql = ", ".join(
+        self._exprs = [
             _unless_kept(model, alias, f) if f in heavy else f"{alias}.{_q(f.column)}"
             for f in fields
-        )
+        ]
+        self.sql = ", ".join(self._exprs)
         self.converters = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -139,6 +140,15 @@ class Columns:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def only_when(self, condition: str, keep: Sequence[str] = ()) -> str:
+        """`sql` with each column (but those of `keep`, by attname) null
+        unless `condition` holds: the rows a read repeats them on send
+        nulls, which are neither printed nor taken in."""
+        return ", ".join(
+            expr if name in keep else f"CASE WHEN {condition} THEN {expr} END"
+            for name, expr in zip(self.names, self._exprs, strict=True)
+        )
 
     def kept_params(self, revisions: Sequence[int]) -> list:
         """The parameters of `sql`: the revisions whose rows' JSON columns
@@ -339,11 +349,19 @@ def _first_due() -> str:
 def _due_read(where: str) -> str:
     """The text of `_read_due`'s statement on the rooms `where` picks."""
     reads = _reads()
+    # A room's columns and its round's would come again on each of its
+    # racers' rows: only its first row has them (the others its id alone,
+    # to group by), so the others bring no values to send and convert
+    # (the timestamps by Django's loader, in Python) that nothing reads.
+    seat = _column(Racer, "seat", "rc")
+    first = "row_number() OVER racers = 1"
+    room = reads.room.only_when(first, keep=("id",))
     return (
-        f"SELECT {reads.room.sql}, {reads.play}"
+        f"SELECT {room}, {reads.round.only_when(first)}, {reads.racer.sql}"
         f" FROM {Room._meta.db_table} r{_play_joins()}"
         f" WHERE {where}"
-        f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
+        f" WINDOW racers AS (PARTITION BY r.{_q('id')} ORDER BY {seat})"
+        f" ORDER BY r.{_q('id')}, {seat}"
     )
 
 
