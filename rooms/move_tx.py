@@ -70,6 +70,25 @@ def prepared(conn: Any = None) -> CursorWrapper:
     return conn.make_cursor(cursor)
 
 
+def _bare(conn: Any) -> bool:
+    """Whether a move's statements may run on psycopg's own cursors, which
+    bind on the server as `prepared`'s do, without Django's wrapper: its
+    layers around each call and each fetch (a dozen Python calls, and the
+    timer's batch sends a statement a room) do nothing here but log (DEBUG,
+    or a test counting queries) and refuse a statement in an `atomic` block
+    that must roll back; the caller turns psycopg's errors into Django's,
+    once (`wrap_database_errors`)."""
+    return not (conn.queries_logged or conn.in_atomic_block)
+
+
+def _cursor(conn: Any) -> Any:
+    """`prepared`'s cursor, psycopg's own when `_bare` allows it."""
+    if not _bare(conn):
+        return prepared(conn)
+    conn.ensure_connection()
+    return Cursor(conn.connection)
+
+
 def execute_all(statements: Sequence[Statement]) -> list[int]:
     """Run statements in one round trip and one transaction; the rows each
     changed or returned (rooms.sql.event_writes's check returns its row).
@@ -88,16 +107,17 @@ def execute_all(statements: Sequence[Statement]) -> list[int]:
                 cursor.execute(sql, params)
                 changed.append(cursor.rowcount)
             return changed
-    cursors = [prepared(conn) for _ in statements]
+    cursors = [_cursor(conn) for _ in statements]
     try:
-        if len(cursors) == 1:
-            cursors[0].execute(*statements[0])
-        else:
-            # Errors come at the pipeline's end, out of Django's cursor:
-            # they are turned into Django's own here.
-            with conn.wrap_database_errors, conn.connection.pipeline():
-                for cursor, statement in zip(cursors, statements, strict=True):
-                    cursor.execute(*statement)
+        # Errors come at the pipeline's end, and from psycopg's own cursors
+        # (`_bare`): they are turned into Django's own here.
+        with conn.wrap_database_errors:
+            if len(cursors) == 1:
+                cursors[0].execute(*statements[0])
+            else:
+                with conn.connection.pipeline():
+                    for cursor, statement in zip(cursors, statements, strict=True):
+                        cursor.execute(*statement)
         return [cursor.rowcount for cursor in cursors]
     finally:
         for cursor in cursors:
@@ -110,7 +130,12 @@ class RoundTransaction:
 
     def read(self, statement: Statement) -> list:
         """The rows of `statement`."""
-        with prepared() as cursor:
+        conn = db()
+        if conn.vendor != "postgresql":
+            with conn.cursor() as cursor:
+                cursor.execute(*statement)
+                return cursor.fetchall()
+        with conn.wrap_database_errors, _cursor(conn) as cursor:
             cursor.execute(*statement)
             return cursor.fetchall()
 

@@ -123,10 +123,11 @@ class Columns:
         self._at = {name: i for i, name in enumerate(self.names)}
         heavy = [f for f in fields if unless_kept and isinstance(f, JSONField)]
         self._marks = len(heavy)
-        self.sql = ", ".join(
+        self._exprs = [
             _unless_kept(model, alias, f) if f in heavy else f"{alias}.{_q(f.column)}"
             for f in fields
-        )
+        ]
+        self.sql = ", ".join(self._exprs)
         self.converters = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -139,6 +140,15 @@ class Columns:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def only_when(self, condition: str, keep: Sequence[str] = ()) -> str:
+        """`sql` with each column (but those of `keep`, by attname) null
+        unless `condition` holds: the rows a read repeats them on send
+        nulls, which are neither printed nor taken in."""
+        return ", ".join(
+            expr if name in keep else f"CASE WHEN {condition} THEN {expr} END"
+            for name, expr in zip(self.names, self._exprs, strict=True)
+        )
 
     def kept_params(self, revisions: Sequence[int]) -> list:
         """The parameters of `sql`: the revisions whose rows' JSON columns
@@ -319,28 +329,47 @@ def read_first_due(
     """The rooms `due_rooms` finds, read as `read_due` reads them: a timer's
     look and its batch's read in one statement (one round trip less a
     look, and no list of ids sent back)."""
+    params = [_prep(Room, "wake_at", now), parts, part, limit]
+    kept = _kept_in(_woken_by(now, limit, part, parts))
+    return _read_due(_first_due(), params, kept, tx)
+
+
+@cache
+def _first_due() -> str:
+    """`read_first_due`'s condition on the rooms: the first due of a part."""
     wake_at = _column(Room, "wake_at")
-    where = (
+    return (
         f"r.{_q('id')} IN (SELECT {_q('id')} FROM {Room._meta.db_table}"
         f" WHERE {wake_at} <= %s AND {_q('id')} %% %s = %s"
         f" ORDER BY {wake_at} LIMIT %s)"
     )
-    params = [_prep(Room, "wake_at", now), parts, part, limit]
-    kept = _kept_in(_woken_by(now, limit, part, parts))
-    return _read_due(where, params, kept, tx)
+
+
+@lru_cache(maxsize=64)  # a few conditions (SQLite's, by the rooms' count)
+def _due_read(where: str) -> str:
+    """The text of `_read_due`'s statement on the rooms `where` picks."""
+    reads = _reads()
+    # A room's columns and its round's would come again on each of its
+    # racers' rows: only its first row has them (the others its id alone,
+    # to group by), so the others bring no values to send and convert
+    # (the timestamps by Django's loader, in Python) that nothing reads.
+    seat = _column(Racer, "seat", "rc")
+    first = "row_number() OVER racers = 1"
+    room = reads.room.only_when(first, keep=("id",))
+    return (
+        f"SELECT {room}, {reads.round.only_when(first)}, {reads.racer.sql}"
+        f" FROM {Room._meta.db_table} r{_play_joins()}"
+        f" WHERE {where}"
+        f" WINDOW racers AS (PARTITION BY r.{_q('id')} ORDER BY {seat})"
+        f" ORDER BY r.{_q('id')}, {seat}"
+    )
 
 
 def _read_due(
     where: str, params: list, kept: "Kept", tx: RoundTransaction
 ) -> list[Seen]:
     reads = _reads()
-    sql = (
-        f"SELECT {reads.room.sql}, {reads.play}"
-        f" FROM {Room._meta.db_table} r{_play_joins()}"
-        f" WHERE {where}"
-        f" ORDER BY r.{_q('id')}, {_column(Racer, 'seat', 'rc')}"
-    )
-    rows = tx.read((sql, [*reads.play_params(kept), *params]))
+    rows = tx.read((_due_read(where), [*reads.play_params(kept), *params]))
     width, at_id = len(reads.room), reads.room.at("id")
     seen = []
     for _, group in groupby(rows, key=itemgetter(at_id)):
@@ -638,19 +667,30 @@ def _update(
     new: Mapping[str, Any],
     old: Mapping[str, Any] | None = None,
     revision: int | None = None,
+    db: Any = None,
 ) -> Write | None:
     """An UPDATE of the fields of `new` that differ from `old` (all of them
     without `old`) on the rows `where` picks (fields by name), and of a
-    Revised row's `revision` with them; None when nothing differs."""
-    db = _db()
+    Revised row's `revision` with them; None when nothing differs. `db`:
+    this thread's connection (`_db`) when the caller has it."""
+    db = db or _db()
     found = _sets(model, new, old, revision, db)
     if found is None:
         return None
     sets, params = found
+    params += [_field(model, name).get_db_prep_save(v, db) for name, v in where.items()]
+    return Write(_update_sql(model, sets, tuple(where)), params, " AND ")
+
+
+@_per_model
+def _field(model: type[models.Model], name: str) -> models.Field:
+    return model._meta.get_field(name)
+
+
+@_per_model  # a move's few shapes of UPDATE: their texts are built once
+def _update_sql(model: type[models.Model], sets: str, where: tuple[str, ...]) -> str:
     conditions = " AND ".join(f"{_column(model, name)} = %s" for name in where)
-    params += [_prep(model, name, value, db) for name, value in where.items()]
-    sql = f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
-    return Write(sql, params, " AND ")
+    return f"UPDATE {model._meta.db_table} SET {sets} WHERE {conditions}"
 
 
 def _sets(
@@ -664,23 +704,30 @@ def _sets(
     (a move's new steps, on PostgreSQL: `racer_fields`) is added to the
     end of the column's rather than the whole list encoded, sent and
     parsed again."""
-    sets, params = [], []
+    shape, params = [], []
     for name, value in new.items():
         if old is not None and old.get(name) == value:
             continue
-        field = model._meta.get_field(name)
-        column = _column(model, name)
-        if isinstance(value, Appended):
-            sets.append(f"{column} = {column} || %s")
-        else:
-            sets.append(f"{column} = %s")
-        params.append(field.get_db_prep_save(value, db))
-    if not sets:
+        shape.append((name, isinstance(value, Appended)))
+        params.append(_field(model, name).get_db_prep_save(value, db))
+    if not shape:
         return None
     if revision is not None:
-        sets.append(f"{_column(model, 'revision')} = %s")
         params.append(revision)
-    return ", ".join(sets), params
+    return _set_list(model, tuple(shape), revision is not None), params
+
+
+@_per_model  # by the fields set (and which are appended to): built once
+def _set_list(
+    model: type[models.Model], shape: tuple[tuple[str, bool], ...], revised: bool
+) -> str:
+    sets = []
+    for name, appended in shape:
+        column = _column(model, name)
+        sets.append(f"{column} = {column} || %s" if appended else f"{column} = %s")
+    if revised:
+        sets.append(f"{_column(model, 'revision')} = %s")
+    return ", ".join(sets)
 
 
 class Encoded(str):
@@ -694,12 +741,12 @@ def _encoded(text: Encoded, db: Any) -> Jsonb | str:
     return text  # SQLite keeps JSON as text
 
 
-def _insert(model: type[models.Model], row: Mapping[str, Any]) -> Write:
+def _insert(model: type[models.Model], row: Mapping[str, Any], db: Any = None) -> Write:
     """An INSERT of `row` (fields by name; the others take their defaults),
     every concrete field but the primary key, as a SELECT of its values so
     that a condition can follow (`Write.gate`)."""
     params = []
-    db = _db()
+    db = db or _db()
     for field in _inserted(model):
         value = row[field.name] if field.name in row else field.get_default()
         if isinstance(value, Encoded):
@@ -729,10 +776,13 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
     before = {r.seat: r for r in old.racers}
     writes: list[Write] = []
     added = []
-    grow = _db().vendor == "postgresql"
+    db = _db()
+    grow = db.vendor == "postgresql"
     for racer in new.racers:
         prev = before.get(racer.seat)
-        if prev == racer:
+        # A racer the change left alone is the same object: no fields to
+        # compare (a bot's move changes one racer of four).
+        if prev is racer or prev == racer:
             continue
         revision = new_revision()
         if prev is None:
@@ -741,13 +791,18 @@ def race_writes(round_id: int, old: race.Race, new: race.Race) -> Writes:
         else:
             where = {"round": round_id, "seat": racer.seat}
             fields = racer_fields(racer, since=prev, grow=grow)
-            update = _update(Racer, where, fields, revision=revision)
+            update = _update(Racer, where, fields, revision=revision, db=db)
             if update is not None:
                 writes.append(update)
         _keep((round_id, new.seed, racer.seat), revision, racer)
-    writes += [_insert(Racer, row) for row in added]
+    writes += [_insert(Racer, row, db) for row in added]
     update = _update(
-        Round, {"id": round_id}, round_fields(new), round_fields(old), new_revision()
+        Round,
+        {"id": round_id},
+        round_fields(new),
+        round_fields(old),
+        new_revision(),
+        db,
     )
     if update is not None:
         writes.append(update)
@@ -809,26 +864,32 @@ def event_writes(
     found = _sets(Room, wakes, None, revision, db)
     assert found is not None  # no `old`: every field is written
     sets, params = found
+    skip = skip_locked and db.features.has_select_for_update_skip_locked
+    check = (_check_sql(sets, skip), [*params, room.pk, room.revision])
+    room.revision = revision
+    if skip_locked:
+        _wakes_at(room.pk, room.wake_at)
+    rows = [*writes, *(_insert(Event, _event_row(room, e, now), db) for e in events)]
+    if db.vendor == "postgresql":
+        return [_checked(check, rows)]
+    table = Room._meta.db_table
+    gate = f"EXISTS (SELECT 1 FROM {table} WHERE {_picked_room()})"
+    gated = [(w.sql + w.gate + gate, [*w.params, room.pk, revision]) for w in rows]
+    return [check, *gated]
+
+
+@cache  # by the room's fields set and whether it skips a locked row
+def _check_sql(sets: str, skip_locked: bool) -> str:
+    """The room's check (`event_writes`): its parameters are `sets`', then
+    the room's id and the revision read."""
     table, picked = Room._meta.db_table, _picked_room()
-    if skip_locked and db.features.has_select_for_update_skip_locked:
+    if skip_locked:
         room_id = _column(Room, "id")
         picked = (
             f"{room_id} = (SELECT {room_id} FROM {table}"
             f" WHERE {picked} FOR UPDATE SKIP LOCKED)"
         )
-    check = (
-        f"UPDATE {table} SET {sets} WHERE {picked}",
-        [*params, room.pk, room.revision],
-    )
-    room.revision = revision
-    if skip_locked:
-        _wakes_at(room.pk, room.wake_at)
-    rows = [*writes, *(_insert(Event, _event_row(room, e, now)) for e in events)]
-    if db.vendor == "postgresql":
-        return [_checked(check, rows)]
-    gate = f"EXISTS (SELECT 1 FROM {table} WHERE {_picked_room()})"
-    gated = [(w.sql + w.gate + gate, [*w.params, room.pk, revision]) for w in rows]
-    return [check, *gated]
+    return f"UPDATE {table} SET {sets} WHERE {picked}"
 
 
 def _checked(check: Statement, writes: Sequence[Write]) -> Statement:
@@ -837,12 +898,21 @@ def _checked(check: Statement, writes: Sequence[Write]) -> Statement:
     that it did. The check runs first (the statement reads its rows), so
     the room's row is locked before any other, as every change of a room
     locks it."""
-    parts = [f"checked AS ({check[0]} RETURNING 1)"]
     params = list(check[1])
-    for n, write in enumerate(writes):
-        parts.append(f"w{n} AS ({write.sql}{write.gate}EXISTS (SELECT FROM checked))")
+    for write in writes:
         params += write.params
-    return f"WITH {', '.join(parts)} SELECT 1 FROM checked", params
+    return _checked_sql(check[0], tuple((w.sql, w.gate) for w in writes)), params
+
+
+# A move writes a few shapes of rows (the racers that moved, the event):
+# the text of each is built once, the last few hundred kept.
+@lru_cache(maxsize=256)
+def _checked_sql(check: str, writes: tuple[tuple[str, str], ...]) -> str:
+    """`_checked`'s text."""
+    parts = [f"checked AS ({check} RETURNING 1)"]
+    for n, (sql, gate) in enumerate(writes):
+        parts.append(f"w{n} AS ({sql}{gate}EXISTS (SELECT FROM checked))")
+    return f"WITH {', '.join(parts)} SELECT 1 FROM checked"
 
 
 def _event_row(room: Room, message: Message, now: datetime) -> dict[str, Any]:
