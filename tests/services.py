@@ -38,6 +38,21 @@ def needs_services(what: str) -> None:
         pytest.skip(reason)
 
 
+def terminate_backend(pid: int) -> None:
+    """End backend `pid` from another connection, as a restart would."""
+
+    def end() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=end)
+    thread.start()
+    thread.join()
+
+
 def current_database_url() -> str:
     """DATABASE_URL naming the database this test runs in."""
     db = connection.settings_dict

@@ -21,6 +21,7 @@ from tests.room_helpers import (
     solution,
     spy_reads,
 )
+from tests.services import terminate_backend
 from tests.test_run_timers import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -152,16 +153,7 @@ def test_a_connection_lost_before_a_pair_fails_that_pair_only(racing, sent):
     first = solution(room)[0]
     pid = connection.connection.info.backend_pid
 
-    def terminate():
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=terminate)
-    thread.start()
-    thread.join()
+    terminate_backend(pid)
     with pytest.raises(OperationalError):
         actions.take_pair(room.code, ann, *first, 0)
     assert sent == []

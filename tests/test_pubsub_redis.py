@@ -8,7 +8,7 @@ reading."""
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -58,6 +58,19 @@ class Heard:
         return sum(map(len, self.by_group.values()))
 
 
+@pytest.fixture
+async def hearing(own: OwnRedis) -> AsyncIterator[tuple[Heard, RedisBus, Publisher]]:
+    """A bus and a publisher on the test's own Redis, and what the bus hears."""
+    heard = Heard()
+    config = (own.url, redis_options(), PREFIX)
+    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
+    try:
+        yield heard, bus, publisher
+    finally:
+        await bus.close()
+        await publisher.connection.disconnect()
+
+
 def message(group: str, n: int) -> Message:
     return {"type": "room.events", "group": group, "n": n, "text": '{"v": 1}'}
 
@@ -93,79 +106,65 @@ def publish_raw(own: OwnRedis, start: int, count: int) -> None:
         pipe.execute()
 
 
-async def test_messages_arrive_once_in_order_and_after_connections_are_killed(own):
+async def test_messages_arrive_once_in_order_and_after_connections_are_killed(
+    own, hearing
+):
+    heard, bus, publisher = hearing
+    for group in GROUPS:
+        await bus.subscribe(group)
+    await publish_all(publisher, 0, 300)
+    await asyncio.to_thread(publish_raw, own, 300, 3000)
+    await until(lambda: heard.count() >= 3300, "3300 messages heard")
+    assert heard.by_group == expected(0, 3300)
+
+    # One group left: its confirmation must reach redis-py, or the
+    # group would be subscribed again with the others below.
+    await bus.unsubscribe("room.C")
+    await until(lambda: subscribers(own, "room.C") == 0, "room.C left")
+    with admin(own) as client:
+        assert client.client_kill_filter(_type="pubsub") == 1
+        assert client.client_kill_filter(_type="normal") == 1  # the publisher's
+    await until(
+        lambda: subscribers(own, "room.A") and subscribers(own, "room.B"),
+        "the bus subscribed again",
+    )
+    assert subscribers(own, "room.C") == 0
+    await asyncio.sleep(0.1)  # the publisher's connection saw its end
     heard = Heard()
-    config = (own.url, redis_options(), PREFIX)
-    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
-    try:
-        for group in GROUPS:
-            await bus.subscribe(group)
-        await publish_all(publisher, 0, 300)
-        await asyncio.to_thread(publish_raw, own, 300, 3000)
-        await until(lambda: heard.count() >= 3300, "3300 messages heard")
-        assert heard.by_group == expected(0, 3300)
-
-        # One group left: its confirmation must reach redis-py, or the
-        # group would be subscribed again with the others below.
-        await bus.unsubscribe("room.C")
-        await until(lambda: subscribers(own, "room.C") == 0, "room.C left")
-        with admin(own) as client:
-            assert client.client_kill_filter(_type="pubsub") == 1
-            assert client.client_kill_filter(_type="normal") == 1  # the publisher's
-        await until(
-            lambda: subscribers(own, "room.A") and subscribers(own, "room.B"),
-            "the bus subscribed again",
-        )
-        assert subscribers(own, "room.C") == 0
-        await asyncio.sleep(0.1)  # the publisher's connection saw its end
-        heard = Heard()
-        bus.deliver = heard.deliver
-        await publish_all(publisher, 0, 300)
-        await until(lambda: heard.count() >= 200, "200 messages heard")
-        await asyncio.sleep(0.1)
-        assert heard.by_group == {**expected(0, 300), "room.C": []}
-    finally:
-        await bus.close()
-        await publisher.connection.disconnect()
+    bus.deliver = heard.deliver
+    await publish_all(publisher, 0, 300)
+    await until(lambda: heard.count() >= 200, "200 messages heard")
+    await asyncio.sleep(0.1)
+    assert heard.by_group == {**expected(0, 300), "room.C": []}
 
 
-async def test_the_bus_hears_again_after_redis_restarts(own):
-    heard = Heard()
-    config = (own.url, redis_options(), PREFIX)
-    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
-    try:
-        await bus.subscribe("room.A")
-        await publisher.publish([message("room.A", 0)])
-        await until(lambda: heard.count() == 1, "the first message heard")
-        await asyncio.to_thread(own.stop)
-        with pytest.raises(redis.ConnectionError):
-            await publisher.publish([message("room.A", 1)])  # lost
-        await asyncio.to_thread(own.start)
-        await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
-        await publisher.publish([message("room.A", 2)])
-        await until(lambda: heard.count() == 2, "the next message heard")
-        assert heard.by_group["room.A"] == [0, 2]
-    finally:
-        await bus.close()
-        await publisher.connection.disconnect()
+async def test_the_bus_hears_again_after_redis_restarts(own, hearing):
+    heard, bus, publisher = hearing
+    await bus.subscribe("room.A")
+    await publisher.publish([message("room.A", 0)])
+    await until(lambda: heard.count() == 1, "the first message heard")
+    await asyncio.to_thread(own.stop)
+    with pytest.raises(redis.ConnectionError):
+        await publisher.publish([message("room.A", 1)])  # lost
+    await asyncio.to_thread(own.start)
+    await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
+    await publisher.publish([message("room.A", 2)])
+    await until(lambda: heard.count() == 2, "the next message heard")
+    assert heard.by_group["room.A"] == [0, 2]
 
 
-async def test_what_is_not_a_message_is_dropped_and_the_bus_hears_on(own, caplog):
-    heard = Heard()
-    config = (own.url, redis_options(), PREFIX)
-    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
-    try:
-        await bus.subscribe("room.A")
-        with admin(own) as client:
-            for junk in (b"not json", b"\xff\xfe", b"5", b"[1]\ntext"):
-                client.publish(PREFIX + "room.A", junk)
-        await publisher.publish([message("room.A", 1)])
-        await until(lambda: heard.count() == 1, "the message after them heard")
-        assert heard.by_group["room.A"] == [1]
-        assert caplog.text.count("dropped what is not a message") == 4
-    finally:
-        await bus.close()
-        await publisher.connection.disconnect()
+async def test_what_is_not_a_message_is_dropped_and_the_bus_hears_on(
+    own, hearing, caplog
+):
+    heard, bus, publisher = hearing
+    await bus.subscribe("room.A")
+    with admin(own) as client:
+        for junk in (b"not json", b"\xff\xfe", b"5", b"[1]\ntext"):
+            client.publish(PREFIX + "room.A", junk)
+    await publisher.publish([message("room.A", 1)])
+    await until(lambda: heard.count() == 1, "the message after them heard")
+    assert heard.by_group["room.A"] == [1]
+    assert caplog.text.count("dropped what is not a message") == 4
 
 
 def pubsub_clients(own: OwnRedis) -> list[str]:
@@ -196,7 +195,7 @@ class TimedOut:
         await self.real_disconnect(*args, **kwargs)
 
 
-async def test_a_read_that_ends_without_a_reply_drops_the_connection(own):
+async def test_a_read_that_ends_without_a_reply_drops_the_connection(own, hearing):
     """Once its socket timed out (keepalive or TCP_USER_TIMEOUT giving up on
     a cut link: ETIMEDOUT), redis-py's read answers None at once, to every
     read on that connection. The reader must connect again rather than
@@ -204,33 +203,27 @@ async def test_a_read_that_ends_without_a_reply_drops_the_connection(own):
     and the process answer nothing (web1 of tests/test_hosts.py, never
     healthy after its link came back). Simulated here with what the read
     returns, as a real timeout needs a cut link."""
-    heard = Heard()
-    config = (own.url, redis_options(), PREFIX)
-    bus, publisher = RedisBus(config, heard.deliver), Publisher(config)
-    try:
-        await bus.subscribe("room.A")
-        await publisher.publish([message("room.A", 0)])
-        await until(lambda: heard.count() == 1, "the first message heard")
-        (before,) = pubsub_clients(own)
-        connection = bus.pubsub.connection
-        assert connection is not None
-        socket = TimedOut(connection)
-        connection.read_response = socket.read_response  # type: ignore[method-assign]
-        connection.disconnect = socket.disconnect  # type: ignore[method-assign]
-        # The reader waits in a read already: the message ends it, and the
-        # socket times out for the reads after it.
-        socket.timed_out = True
-        await publisher.publish([message("room.A", 1)])
-        await until(lambda: not socket.timed_out, "the dead connection dropped")
-        assert socket.dead_reads == 1
-        await until(
-            lambda: pubsub_clients(own) == [] or pubsub_clients(own)[0] != before,
-            "the dead connection gone",
-        )
-        await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
-        await publisher.publish([message("room.A", 2)])
-        await until(lambda: heard.count() == 3, "the next message heard")
-        assert heard.by_group["room.A"] == [0, 1, 2]
-    finally:
-        await bus.close()
-        await publisher.connection.disconnect()
+    heard, bus, publisher = hearing
+    await bus.subscribe("room.A")
+    await publisher.publish([message("room.A", 0)])
+    await until(lambda: heard.count() == 1, "the first message heard")
+    (before,) = pubsub_clients(own)
+    connection = bus.pubsub.connection
+    assert connection is not None
+    socket = TimedOut(connection)
+    connection.read_response = socket.read_response  # type: ignore[method-assign]
+    connection.disconnect = socket.disconnect  # type: ignore[method-assign]
+    # The reader waits in a read already: the message ends it, and the
+    # socket times out for the reads after it.
+    socket.timed_out = True
+    await publisher.publish([message("room.A", 1)])
+    await until(lambda: not socket.timed_out, "the dead connection dropped")
+    assert socket.dead_reads == 1
+    await until(
+        lambda: pubsub_clients(own) == [] or pubsub_clients(own)[0] != before,
+        "the dead connection gone",
+    )
+    await until(lambda: subscribers(own, "room.A"), "the bus subscribed again")
+    await publisher.publish([message("room.A", 2)])
+    await until(lambda: heard.count() == 3, "the next message heard")
+    assert heard.by_group["room.A"] == [0, 1, 2]

@@ -4,7 +4,6 @@ the thread's database connection (a broken one is closed, and the next
 call opens a new one)."""
 
 import asyncio
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 
@@ -19,6 +18,7 @@ from config.asgi import application
 from rooms import actions, consumers
 from rooms.consumers import in_thread
 from tests.room_helpers import guest_cookie_value, person
+from tests.services import terminate_backend
 from tests.test_room_consumer import (  # noqa: F401  (fresh_layer: autouse)
     HOST,
     ORIGIN,
@@ -43,21 +43,6 @@ def backend_pid() -> int:
     return connection.connection.info.backend_pid
 
 
-def terminate(pid: int) -> None:
-    """End backend `pid` from another connection, as a restart would."""
-
-    def end() -> None:
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=end)
-    thread.start()
-    thread.join()
-
-
 def close() -> None:
     connection.close()  # this thread's (`connection.close` is the caller's)
 
@@ -75,7 +60,7 @@ async def test_a_connection_broken_in_a_call_is_replaced_for_the_next():
 
     def broken() -> None:
         pids.append(backend_pid())
-        terminate(pids[0])
+        terminate_backend(pids[0])
         select_one()
 
     try:
@@ -102,7 +87,7 @@ async def test_a_backend_ended_mid_session_fails_one_move_only(monkeypatch):
     def ended_once(*args, **kwargs):
         pids.append(backend_pid())
         if len(pids) == 1:
-            terminate(pids[0])
+            terminate_backend(pids[0])
         return take(*args, **kwargs)
 
     monkeypatch.setitem(consumers.ACTIONS, "take", ended_once)
