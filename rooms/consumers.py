@@ -267,6 +267,9 @@ class RoomConsumer(DirectFrames):
     # Messages refused for flooding before the connection is closed.
     MAX_STRIKES = 20
     closing = False  # set once this consumer closed or saw the socket go
+    # Set while this socket's own leave runs: it closes as left, after its
+    # ack, even when its seat's departure comes back first (`_room_message`).
+    leaving = False
     early: list[dict] | None = None  # the room's messages before the state
     counted: tuple = ()  # this socket's (key, ticket) in limits.LIMITS
 
@@ -479,7 +482,12 @@ class RoomConsumer(DirectFrames):
             await self._ack(ref, seen.version if seen is not None else self.version)
         else:
             action = ACTIONS[kind]
-            room = await in_thread(action)(self.code, self.player, **fields)
+            self.leaving = kind == "leave"
+            try:
+                room = await in_thread(action)(self.code, self.player, **fields)
+            except BaseException:
+                self.leaving = False  # refused: still seated
+                raise
             await self._ack(ref, room.version)
             if kind == "leave":
                 await self.close(code=CLOSE_LEFT)
@@ -543,10 +551,10 @@ class RoomConsumer(DirectFrames):
             # The events, already encoded: a frame of text (`DirectFrames`).
             self.version = message["last"]
             await self.send(text_data=message["text"])
-        elif message["seat"] == self.seat and not self.closing:
+        elif message["seat"] == self.seat and not (self.closing or self.leaving):
             # A seat left or was removed: its other sockets close as not
             # seated (the page then shows the join form, or that it was
-            # removed).
+            # removed). The socket that asked to leave closes once acked.
             await self.close(code=CLOSE_NOT_MEMBER)
 
 
