@@ -277,8 +277,21 @@ class Edge:
         self.process = Process([*self.network.exec("edge"), *command], {}, "nginx")
 
     def log(self) -> str:
-        errors = self.prefix / "logs" / "error.log"
-        return errors.read_text()[-3000:] if errors.exists() else ""
+        """nginx's errors (a run of "no live upstreams" counted, not listed)
+        and its last requests, each with the upstreams it tried."""
+        logs = self.prefix / "logs"
+        lines: list[str] = []
+        if (logs / "error.log").exists():
+            errors = (logs / "error.log").read_text().splitlines()
+            flood = [line for line in errors if "no live upstreams" in line]
+            lines += [line for line in errors if line not in flood][-30:]
+            if flood:
+                span = f"{flood[0][:19]} to {flood[-1][:19]}"
+                lines.append(f'{len(flood)} x "no live upstreams", {span}')
+        if (logs / "access.log").exists():
+            lines.append("--- nginx's last requests ---")
+            lines += (logs / "access.log").read_text().splitlines()[-80:]
+        return "\n".join(lines)
 
     def stop(self) -> None:
         if self.process:

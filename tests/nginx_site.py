@@ -71,7 +71,11 @@ events {{ worker_connections 1024; }}
 http {{
     include {MIME_TYPES};
     default_type application/octet-stream;
-    access_log off;
+    # Each request with the upstreams nginx tried and what each answered:
+    # what a test's failure shows of a host taken out of rotation.
+    log_format upstreams '$time_iso8601 "$request" $status'
+                         ' upstream $upstream_addr $upstream_status';
+    access_log {prefix}/logs/access.log upstreams;
     client_body_temp_path {prefix}/body;
     proxy_temp_path {prefix}/proxy;
     fastcgi_temp_path {prefix}/fastcgi;
