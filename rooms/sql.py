@@ -89,9 +89,14 @@ def _per_model[**P, R](build: Callable[P, R]) -> Callable[P, R]:
     return cast(Callable[P, R], cache(build))
 
 
+@_per_model
+def _field(model: type[models.Model], name: str) -> models.Field:
+    return model._meta.get_field(name)
+
+
 @_per_model  # the texts below are built once per process
 def _column(model: type[models.Model], name: str, alias: str = "") -> str:
-    column = _q(model._meta.get_field(name).column)
+    column = _q(_field(model, name).column)
     return f"{alias}.{column}" if alias else column
 
 
@@ -251,7 +256,7 @@ def _picked_room() -> str:
 
 
 def _prep(model: type[models.Model], name: str, value: Any, db: Any = None) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, db or _db())
+    return _field(model, name).get_db_prep_save(value, db or _db())
 
 
 @cache
@@ -678,13 +683,8 @@ def _update(
     if found is None:
         return None
     sets, params = found
-    params += [_field(model, name).get_db_prep_save(v, db) for name, v in where.items()]
+    params += [_prep(model, name, value, db) for name, value in where.items()]
     return Write(_update_sql(model, sets, tuple(where)), params, " AND ")
-
-
-@_per_model
-def _field(model: type[models.Model], name: str) -> models.Field:
-    return model._meta.get_field(name)
 
 
 @_per_model  # a move's few shapes of UPDATE: their texts are built once
@@ -709,7 +709,7 @@ def _sets(
         if old is not None and old.get(name) == value:
             continue
         shape.append((name, isinstance(value, Appended)))
-        params.append(_field(model, name).get_db_prep_save(value, db))
+        params.append(_prep(model, name, value, db))
     if not shape:
         return None
     if revision is not None:
