@@ -3,13 +3,25 @@ the same file with only what names a machine changed (the daphne addresses,
 the certificate, the static folder), inside a main configuration whose
 paths all lie in a folder of the test's own."""
 
+import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "deploy" / "nginx" / "tiles.conf"
 MIME_TYPES = Path("/etc/nginx/mime.types")
+
+
+def need(tool: str) -> None:
+    """Skip without `tool`; under CI=true its absence is a failure."""
+    if shutil.which(tool) is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{tool} is missing; .ci/run installs it")
+        pytest.skip(f"{tool} is missing")
 
 
 def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
@@ -35,16 +47,20 @@ def site(
     key: Path,
     public: Path,
     ipv6: bool = True,
+    ports: tuple[int, int] | None = None,
     extra_server: str = "",
 ) -> str:
-    """deploy/nginx/tiles.conf with this machine's names; `extra_server`
-    goes into the TLS server block (a test's own headers)."""
+    """deploy/nginx/tiles.conf with this machine's names: `upstreams` in
+    place of the shipped daphnes (each with the shipped parameters, as a
+    server and as a backup), `ports` (HTTP, HTTPS) on 127.0.0.1 in place of
+    80 and 443; `extra_server` goes into the TLS server block (a test's own
+    headers)."""
     text = SITE.read_text()
     if upstreams is not None:
-        lines = "".join(
-            f"    server {u} max_fails=1 fail_timeout=5s;\n" for u in upstreams
-        )
-        text = re.sub(r"(    server \S+ max_fails.*\n)+", lines, text, count=1)
+        text = _with_upstreams(text, upstreams)
+    if ports is not None:
+        text = text.replace("listen 80;", f"listen 127.0.0.1:{ports[0]};")
+        text = text.replace("listen 443 ", f"listen 127.0.0.1:{ports[1]} ")
     text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
     text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
     text = text.replace("root /var/www/tiles;", f"root {public};")
@@ -95,3 +111,21 @@ def check(conf: Path, prefix: Path) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
     )
+
+
+def _with_upstreams(text: str, upstreams: list[str]) -> str:
+    """The upstream block's servers, then its backups (if it has any: a
+    site without them fails tests/test_nginx_failover.py on what nginx
+    does, not here), for `upstreams`."""
+    shipped = re.findall(r"^    server \S+ (.*);\n", text, re.M)
+    primary = next(p for p in shipped if "backup" not in p)
+    backups = [p for p in shipped if "backup" in p][:1]
+    lines = [f"    server {u} {p};\n" for p in [primary, *backups] for u in upstreams]
+    return re.sub(r"(    server \S+ .*;\n)+", "".join(lines), text, count=1)
+
+
+def fail_timeout_s() -> int:
+    """How long one failure keeps a daphne out of the shipped rotation."""
+    found = re.search(r"fail_timeout=(\d+)s", SITE.read_text())
+    assert found, "deploy/nginx/tiles.conf sets no fail_timeout"
+    return int(found.group(1))

@@ -1,23 +1,12 @@
 """The files in deploy/ as docs/DEPLOY.md installs them: nginx (Debian 12's,
 1.22) accepts the shipped site, and every unit stops within its time."""
 
-import os
 import re
-import shutil
 from pathlib import Path
 
-import pytest
-
-from tests.nginx_site import ROOT, check, main_config, self_signed, site
+from tests.nginx_site import ROOT, check, main_config, need, self_signed, site
 
 UNITS = ROOT / "deploy" / "systemd"
-
-
-def need(tool: str) -> None:
-    if shutil.which(tool) is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{tool} is missing; .ci/run installs it")
-        pytest.skip(f"{tool} is missing")
 
 
 def test_nginx_accepts_the_shipped_site(tmp_path: Path):
