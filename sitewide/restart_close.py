@@ -30,6 +30,7 @@ CLOSE_RESTART = 1012
 # Well inside the unit's TimeoutStopSec (deploy/systemd/tiles-web@.service).
 CLOSING_S = 3.0
 POLL_S = 0.05
+LAST_LOOK_S = 0.2
 
 Sockets = Callable[[], Iterable[object]]
 
@@ -48,21 +49,38 @@ def _stop_gracefully(sockets: Sockets) -> None:
     for reader in reactor.getReaders():
         if isinstance(reader, tcp.Port):
             reader.stopListening()
-    for protocol in _still_open(sockets):
+    _stop_when_closed(sockets, time.monotonic() + CLOSING_S)
+
+
+def _tell_to_reconnect(sockets: Sockets) -> list[WebSocketProtocol]:
+    """1012 to every socket open and not yet told; those not closed yet."""
+    still = _still_open(sockets)
+    for protocol in still:
         if protocol.state == protocol.STATE_OPEN:
             # sendClose allows only 1000 and 3000-4999 from an application;
             # 1012 is the server's own to send (RFC 6455's registry).
             protocol.sendCloseFrame(code=CLOSE_RESTART)
-    _stop_when_closed(sockets, time.monotonic() + CLOSING_S)
+    return still
 
 
 def _stop_when_closed(sockets: Sockets, deadline: float) -> None:
-    if _still_open(sockets) and time.monotonic() < deadline:
+    # Told again at every look: a handshake can still arrive after the
+    # stop, on a connection nginx keeps open to this process for its next
+    # requests; left untold, that socket would be cut without a word and
+    # its count outlive the process (rooms/limits.py).
+    if _tell_to_reconnect(sockets) and time.monotonic() < deadline:
         reactor.callLater(POLL_S, _stop_when_closed, sockets, deadline)
     else:
         # Each disconnect gets a moment to run before daphne cancels what
-        # is left.
-        reactor.callLater(0.2, reactor.stop)
+        # is left; a socket opened meanwhile is told and waited for too.
+        reactor.callLater(LAST_LOOK_S, _stop_unless_opened, sockets, deadline)
+
+
+def _stop_unless_opened(sockets: Sockets, deadline: float) -> None:
+    if _still_open(sockets) and time.monotonic() < deadline:
+        _stop_when_closed(sockets, deadline)
+    else:
+        reactor.stop()
 
 
 def close_sockets_on_stop(sockets: Sockets) -> None:

@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 
-from rooms import actions
+from rooms import actions, limits
 from tests.room_helpers import guest_cookie_value, person
 from tests.services import Daphne, needs_services, server_env
 from tests.wsclient import Closed, WebSocket
@@ -103,6 +104,56 @@ async def test_sigterm_tells_each_socket_the_server_restarts_and_daphne_ends():
         assert time.monotonic() - stopped < unit_stop_seconds()
     finally:
         daphne.stop()
+
+
+async def recv_until_closed(ws: WebSocket) -> int | None:
+    with pytest.raises(Closed) as closed:
+        while True:
+            await ws.recv_json(timeout=15)
+    return closed.value.code
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_opened_while_daphne_stops_is_told_too_and_stops_counting():
+    """nginx keeps connections open to each daphne for its next requests,
+    so a handshake can reach a daphne after its stop began. That socket is
+    told 1012 as well, and once the process is gone nothing of it counts
+    against the player's sockets (rooms/limits.py): a player who came back
+    through a few restarts was refused as having 4 sockets open."""
+    needs_services("a daphne process")
+    room, ann = await sync_to_async(seated_room)()
+    seat = limits.PREFIX + limits.seat_key(room.code, ann.pk)
+    counts = redis.Redis.from_url(os.environ["REDIS_URL"])
+    daphne = Daphne(server_env())
+    try:
+        daphne.wait_ready()
+        cookie = await sync_to_async(guest_cookie_value)(ann)
+        site = f"127.0.0.1:{daphne.port}"
+        # nginx's kept-alive connection: one request answered, left open.
+        reader, writer = await asyncio.open_connection("127.0.0.1", daphne.port)
+        writer.write(f"GET /healthz HTTP/1.1\r\nHost: {site}\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert b"transfer-encoding: chunked" in head.lower(), head
+        await reader.readuntil(b"\r\n0\r\n\r\n")  # the last chunk
+        ws = await WebSocket.room(daphne.port, room.code, cookie)
+        while (await ws.recv_json())["type"] != "state":
+            pass
+        daphne.proc.send_signal(signal.SIGTERM)
+        assert await recv_until_closed(ws) == 1012  # the stop has begun
+        late = await WebSocket.over(
+            reader,
+            writer,
+            site,
+            f"/ws/rooms/{room.code}/",
+            {"Origin": f"http://{site}", "Cookie": f"tiles_player={cookie}"},
+        )
+        assert await recv_until_closed(late) == 1012
+        await asyncio.to_thread(daphne.proc.wait, unit_stop_seconds())
+        assert counts.zcard(seat) == 0, counts.zrange(seat, 0, -1)
+    finally:
+        daphne.stop()
+        counts.close()
 
 
 def unit_stop_seconds() -> int:

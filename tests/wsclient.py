@@ -87,6 +87,14 @@ class WebSocket:
             ssl=tls,
             server_hostname=site.split(":")[0] if tls else None,
         )
+        return await cls.over(reader, writer, site, path, headers)
+
+    @classmethod
+    async def over(
+        cls, reader, writer, site: str, path: str, headers: dict[str, str]
+    ) -> "WebSocket":
+        """The handshake on a connection already open (as a proxy sends it
+        on a kept-alive connection)."""
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
             f"GET {path} HTTP/1.1",
