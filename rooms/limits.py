@@ -127,11 +127,15 @@ redis.call('EXPIRE', KEYS[1], hold)
 return 1
 """
 
-# Push back the end of each (KEYS[i], ARGV[i + 1]) entry that still exists.
+# Push back the end of each (KEYS[i], ARGV[i + 1]) entry that still exists
+# and has not lapsed: a process cut off from Redis for longer than the hold
+# must not bring back sockets the others have stopped counting (its pages
+# have reconnected elsewhere meanwhile).
 RENEW = """
 local now = tonumber(redis.call('TIME')[1])
 local hold = tonumber(ARGV[1])
 for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
   if redis.call('ZADD', key, 'XX', 'CH', now + hold, ARGV[i + 1]) == 1 then
     redis.call('EXPIRE', key, hold)
   end
@@ -220,14 +224,18 @@ class RedisSockets:
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(RENEW_S)
-            tickets = [t for t in self.held if t in self.keys]
-            if not tickets:
-                continue
-            keys = [PREFIX + self.keys[t] for t in tickets]
-            try:
-                await CLIENTS.get().eval(RENEW, len(keys), *keys, HOLD_S, *tickets)
-            except (RedisError, OSError) as error:
-                log.warning("socket limits not renewed: %s", error)
+            await self.renew_once()
+
+    async def renew_once(self) -> None:
+        """Push back the end of this process's entries (those not lapsed)."""
+        tickets = [t for t in self.held if t in self.keys]
+        if not tickets:
+            return
+        keys = [PREFIX + self.keys[t] for t in tickets]
+        try:
+            await CLIENTS.get().eval(RENEW, len(keys), *keys, HOLD_S, *tickets)
+        except (RedisError, OSError) as error:
+            log.warning("socket limits not renewed: %s", error)
 
 
 class MemoryHints:

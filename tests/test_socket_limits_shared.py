@@ -99,6 +99,34 @@ async def test_a_dead_process_sockets_stop_counting(monkeypatch):
     await until(let_in, "the dead process's sockets lapsing")
 
 
+async def test_a_process_cut_off_past_the_hold_brings_nothing_back(monkeypatch):
+    """A web machine whose network was cut for longer than the hold: its
+    sockets stopped counting meanwhile (their pages reconnected elsewhere),
+    and its first renewal once back must not count them again."""
+    needs_redis()
+    monkeypatch.setattr(limits, "HOLD_S", 2)
+    monkeypatch.setattr(limits, "RENEW_S", 3600)  # renewed by hand below
+    cut, other = limits.RedisSockets(), limits.RedisSockets()
+    key = "seat:TESTS:2"
+    redis = limits.CLIENTS.get()
+    await redis.delete(limits.PREFIX + key)
+    for _ in range(2):
+        assert await cut.take(key, 3) is not None
+    entries = await redis.zrange(limits.PREFIX + key, 0, -1, withscores=True)
+    cut_hold_ends = max(end for _, end in entries)
+    # The page's socket on the machine still up: renewed all along, so the
+    # player's key lives on with the cut machine's entries in it.
+    assert await other.take(key, 3) is not None
+
+    async def past_the_cut_hold() -> bool:
+        await other.renew_once()
+        return (await redis.time())[0] > cut_hold_ends
+
+    await until(past_the_cut_hold, "the end of the cut machine's hold")
+    await cut.renew_once()  # its link is back
+    assert await other.take(key, 3) is not None, "lapsed sockets counted again"
+
+
 async def test_hint_buckets_are_shared_by_processes():
     needs_redis()
     player = 987_654_321
