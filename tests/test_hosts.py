@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,7 @@ from tests.deployment import (
     web_hosts,
 )
 from tests.hosts import Network, missing_tools
+from tests.nginx_site import fail_timeout_s
 from tests.page_client import Page, all_online
 from tests.services import ROOT
 
@@ -46,7 +48,7 @@ LINK_DOWN_S = 60
 # A race player taps a pair a second while a cut is under way (a Together
 # player on their turn every 1.5 s): the Big pile's 72 pairs last the test.
 PACE_S = 1.0
-FAIL_TIMEOUT_S = 5
+FAIL_TIMEOUT_S = fail_timeout_s()
 ROOMS = """
 import json
 from rooms import actions
@@ -516,13 +518,27 @@ class Play:
             await self._all_load(names, f"{web.name}_upgraded_{host.name}_page")
 
     # -- the record -----------------------------------------------------------
+    def _limit_entries(self) -> str:
+        """Redis's socket counts (rooms/limits.py): each entry's end."""
+        address = self.network.addresses["db"]
+        cli = [*self.network.exec("db"), "redis-cli", "-h", address]
+        run = partial(subprocess.run, capture_output=True, text=True)
+        keys = run([*cli, "--scan", "--pattern", "tiles:limits:*"]).stdout.split()
+        lines = [f"redis TIME {run([*cli, 'TIME']).stdout.split()[:1]}"]
+        for key in keys:
+            entries = run([*cli, "ZRANGE", key, "0", "-1", "WITHSCORES"]).stdout
+            lines.append(f"{key}: {' '.join(entries.split())}")
+        return "\n".join(lines)
+
     async def _nothing_acked_was_lost(self) -> None:
         check = {}
         for mode, names in (("race", ("Ann", "Bob")), ("together", ("Cat", "Dan"))):
             room = self.seats[mode]
             page = Page(names[0], room[names[0]], room["code"], self.edge.address, SITE)
-            page.start()
-            await asyncio.wait_for(page.online.wait(), 20)
+            try:
+                await all_online([page], 20)
+            except AssertionError as failure:
+                raise AssertionError(f"{failure}\n{self._limit_entries()}") from None
             check[mode] = page.state["round"]
             page.runner.cancel()
         racers = {r["name"]: r["matches"] for r in check["race"]["racers"]}
