@@ -46,6 +46,11 @@ const TALL_TILT = 0.55;
 const MIN_FRAME_W = 6 * TILE_W;
 const MIN_FRAME_D = 4 * TILE_D;
 const TAP_MS = 600;
+// The view follows the shrinking pile once the taps pause this long: a
+// quick player's next finger is already on its way to where a tile was
+// drawn, and a view that moved under it (10 px and more on a phone) took
+// the neighbour instead.
+const FOLLOW_AFTER_MS = 400;
 // How far from a free tile's drawn top (CSS pixels) a tap still picks it, so
 // a free tile's target reaches 44 px where its neighbours leave room, while a
 // tap on the middle of a blocked neighbour still says why that one is held.
@@ -236,6 +241,9 @@ export class BoardScene {
     this.view = new ViewControl(this.camera, this.canvas, () => this.requestRender(), hooks.onMovedChange);
     this.framePending = false;
     this.disposed = false;
+    /** @type {boolean[] | Uint8Array | null} the pile the view is to follow */
+    this.following = null;
+    this.followTimer = 0;
     this.drewPile = false;
     this.builtPile = false;
     this.drawn = 0;
@@ -529,7 +537,18 @@ export class BoardScene {
   }
 
   followPile(standing) {
-    if (!this.view.moved) this.fit(standing, true);
+    this.following = standing;
+    this.#followLater();
+  }
+
+  #followLater() {
+    clearTimeout(this.followTimer);
+    this.followTimer = setTimeout(() => {
+      const standing = this.following;
+      this.following = null;
+      if (standing && !this.disposed && !this.view.moved) this.fit(standing, true);
+      this.requestRender();
+    }, FOLLOW_AFTER_MS);
   }
 
   // --- input -----------------------------------------------------------
@@ -541,6 +560,7 @@ export class BoardScene {
       // down before the last is up, and both are taps. A pinch or a turn
       // moves its fingers, and a finger that moves is no tap.
       taps.set(e.pointerId, { x: e.clientX, y: e.clientY, t: e.timeStamp, ok: true });
+      if (this.following) this.#followLater();
     });
     el.addEventListener("pointermove", (e) => {
       const tap = taps.get(e.pointerId);
@@ -715,7 +735,7 @@ export class BoardScene {
 
   /** True while no tile or camera animation is running (tests wait for it). */
   get idle() {
-    return !this.framePending;
+    return !this.framePending && !this.following;
   }
 
   frame(now) {
