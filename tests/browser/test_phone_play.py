@@ -110,11 +110,16 @@ def test_quick_taps_80ms_apart_take_the_pairs_meant(open_turtle):
     run = the_run()
     pairs = run.witness[:4]
     at = centres(page, [t for pair in pairs for t in pair])
+    views = []
     for a, b in pairs:
         for tile in (a, b):
+            views.append(page.evaluate("window.tilesBoard.stats().camera"))
             page.touchscreen.tap(*at[tile])
             page.wait_for_timeout(80)  # the pace under test, not a wait
     wait_settled(page)
+    # The view held still under the fingers: it follows the smaller pile
+    # once the taps pause (a view that moved took the neighbour instead).
+    assert all(view == views[0] for view in views), views
     assert page.locator("#tiles-left").inner_text() == str(144 - 2 * len(pairs))
     taken = {frozenset(m) for m in the_run().moves}
     assert taken == {frozenset(p) for p in pairs}

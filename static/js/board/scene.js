@@ -733,7 +733,7 @@ export class BoardScene {
     requestAnimationFrame(this.frame);
   }
 
-  /** True while no tile or camera animation is running (tests wait for it). */
+  /** True while no tile or camera animation is running or waiting to (tests wait for it). */
   get idle() {
     return !this.framePending && !this.following;
   }
