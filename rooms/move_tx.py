@@ -30,8 +30,9 @@ The read and the write are bound on the server and prepared
 transaction whole, in `atomic`, where its check always holds.
 """
 
+import socket
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
@@ -89,6 +90,36 @@ def _cursor(conn: Any) -> Any:
     return Cursor(conn.connection)
 
 
+# Linux's: a TCP socket holds what is sent until it is unset.
+_CORK: int | None = getattr(socket, "TCP_CORK", None)
+
+
+@contextmanager
+def _one_packet(pg: Any) -> Iterator[None]:
+    """The statements a pipeline sends within this go out together when it
+    ends, over TCP on Linux. psycopg sends each as it is queued, a send()
+    apiece, and over TCP each goes out at once (libpq turns Nagle off): the
+    sender's kernel delivers it to PostgreSQL, there and then, half the
+    CPU of the timer's batched write."""
+    if _CORK is None:
+        yield
+        return
+    sock = socket.socket(fileno=pg.pgconn.socket)
+    try:
+        if sock.family not in (socket.AF_INET, socket.AF_INET6):
+            yield
+            return
+        sock.setsockopt(socket.IPPROTO_TCP, _CORK, 1)
+        try:
+            yield
+        finally:
+            # Sent now; a connection broken meanwhile has no socket left.
+            with suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, _CORK, 0)
+    finally:
+        sock.detach()  # the socket stays libpq's
+
+
 def execute_all(statements: Sequence[Statement]) -> list[int]:
     """Run statements in one round trip and one transaction; the rows each
     changed or returned (rooms.sql.event_writes's check returns its row).
@@ -115,7 +146,7 @@ def execute_all(statements: Sequence[Statement]) -> list[int]:
             if len(cursors) == 1:
                 cursors[0].execute(*statements[0])
             else:
-                with conn.connection.pipeline():
+                with conn.connection.pipeline(), _one_packet(conn.connection):
                     for cursor, statement in zip(cursors, statements, strict=True):
                         cursor.execute(*statement)
         return [cursor.rowcount for cursor in cursors]
