@@ -31,6 +31,7 @@ transaction whole, in `atomic`, where its check always holds.
 """
 
 import socket
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -82,12 +83,28 @@ def _bare(conn: Any) -> bool:
     return not (conn.queries_logged or conn.in_atomic_block)
 
 
-def _cursor(conn: Any) -> Any:
-    """`prepared`'s cursor, psycopg's own when `_bare` allows it."""
+# This thread's connection and the cursors of it `_cursors` lends.
+_lent = threading.local()
+
+
+def _cursors(conn: Any, count: int) -> tuple[list[Any], bool]:
+    """`count` of `prepared`'s cursors, and whether they are the caller's
+    to close. When `_bare` allows it, psycopg's own, the same ones each
+    time on this thread's connection: making one is a map of adapters and
+    a dozen Python calls, and the timer's batch uses one a room. Each
+    statement starts a cursor afresh (its results, its rowcount), after an
+    error too; a new connection gets cursors of its own."""
     if not _bare(conn):
-        return prepared(conn)
+        return [prepared(conn) for _ in range(count)], True
     conn.ensure_connection()
-    return Cursor(conn.connection)
+    pg = conn.connection
+    kept: tuple[Any, list[Cursor]] | None = getattr(_lent, "cursors", None)
+    if kept is None or kept[0] is not pg:
+        kept = _lent.cursors = (pg, [])
+    cursors = kept[1]
+    while len(cursors) < count:
+        cursors.append(Cursor(pg))
+    return cursors[:count], False
 
 
 # Linux's: a TCP socket holds what is sent until it is unset.
@@ -138,7 +155,7 @@ def execute_all(statements: Sequence[Statement]) -> list[int]:
                 cursor.execute(sql, params)
                 changed.append(cursor.rowcount)
             return changed
-    cursors = [_cursor(conn) for _ in statements]
+    cursors, own = _cursors(conn, len(statements))
     try:
         # Errors come at the pipeline's end, and from psycopg's own cursors
         # (`_bare`): they are turned into Django's own here.
@@ -151,7 +168,7 @@ def execute_all(statements: Sequence[Statement]) -> list[int]:
                         cursor.execute(*statement)
         return [cursor.rowcount for cursor in cursors]
     finally:
-        for cursor in cursors:
+        for cursor in cursors if own else ():
             cursor.close()
 
 
@@ -166,9 +183,14 @@ class RoundTransaction:
             with conn.cursor() as cursor:
                 cursor.execute(*statement)
                 return cursor.fetchall()
-        with conn.wrap_database_errors, _cursor(conn) as cursor:
-            cursor.execute(*statement)
-            return cursor.fetchall()
+        (cursor,), own = _cursors(conn, 1)
+        try:
+            with conn.wrap_database_errors:
+                cursor.execute(*statement)
+                return cursor.fetchall()
+        finally:
+            if own:
+                cursor.close()
 
     def write(
         self, statements: Sequence[Statement], checks: Sequence[int]
