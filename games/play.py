@@ -38,8 +38,11 @@ LOST = "lost"
 IN_PLAY = (PLAYING, PAUSED)
 
 
+_MS = timedelta(milliseconds=1)
+
+
 def _ms(delta: timedelta) -> int:
-    return delta // timedelta(milliseconds=1)
+    return delta // _MS  # one millisecond made once: a move asks a few times
 
 
 @dataclass(frozen=True)
