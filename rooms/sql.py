@@ -43,8 +43,14 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, models
 from django.db.models import JSONField
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import (
+    ForeignKeyDeferredAttribute,
+)
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from psycopg.types.json import Jsonb
 
 from games.play import Clock
@@ -133,6 +139,12 @@ class Columns:
             for f in fields
         ]
         self.sql = ", ".join(self._exprs)
+        # Whether each field's attribute is Django's plain one, which
+        # __init__ sets as a value in the instance's __dict__ (`instance`).
+        self._plain = all(
+            type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES
+            for name in self.names
+        )
         self.converters = []
         for i, field in enumerate(fields):
             col = field.get_col(alias)
@@ -175,17 +187,40 @@ class Columns:
         return dict(zip(self.names, self._converted(row), strict=True))
 
     def instance(self, values: Sequence[Any]) -> Any:
-        return self.model.from_db(_db().alias, self.names, self._converted(values))
+        """The instance `Model.from_db` makes of a row. Made directly, as
+        its __init__ would leave it (the state of a saved row, then each
+        field's value under its attname: in __dict__, as every field
+        here sets it, a foreign key's id too, with no object cached to
+        clear on a new instance), unless something listens to its
+        signals: __init__ takes several times as long, a room a read."""
+        model = self.model
+        listened = pre_init.has_listeners(model) or post_init.has_listeners(model)
+        if listened or not self._plain:
+            return model.from_db(DEFAULT_DB_ALIAS, self.names, self._converted(values))
+        new = object.__new__(model)
+        state = new._state = ModelState()
+        state.adding, state.db = False, DEFAULT_DB_ALIAS
+        new.__dict__.update(zip(self.names, self._converted(values), strict=True))
+        return new
 
     def _converted(self, row: Sequence[Any]) -> list[Any]:
-        db = _db()
         values = list(row)
+        if not self.converters:
+            return values
+        db = _db()
         for i, col, converters in self.converters:
             value = values[i]
             for convert in converters:
                 value = convert(value, col, db)
             values[i] = value
         return values
+
+
+_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
+
+
+def _class_attribute(model: type[models.Model], name: str) -> Any:
+    return next(vars(k)[name] for k in model.__mro__ if name in vars(k))
 
 
 def _unless_kept(model: type[models.Model], alias: str, field: models.Field) -> str:
