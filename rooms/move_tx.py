@@ -115,9 +115,9 @@ _CORK: int | None = getattr(socket, "TCP_CORK", None)
 def _one_packet(pg: Any) -> Iterator[None]:
     """The statements a pipeline sends within this go out together when it
     ends, over TCP on Linux. psycopg sends each as it is queued, a send()
-    apiece, and over TCP each goes out at once (libpq turns Nagle off): the
-    sender's kernel delivers it to PostgreSQL, there and then, half the
-    CPU of the timer's batched write."""
+    apiece, and over TCP each goes out at once (libpq turns Nagle off),
+    the kernel carrying it to PostgreSQL there and then: half the CPU of
+    the timer's batched write."""
     if _CORK is None:
         yield
         return

@@ -98,6 +98,9 @@ def needs_tcp() -> None:
 
 def test_a_batched_write_leaves_the_socket_sending_at_once(racing, sent):  # noqa: F811
     needs_tcp()
+    # Corked while the pipeline's statements are queued: they go out as one.
+    with move_tx._one_packet(connection.connection):
+        assert corked() == 1
     assert move_tx.execute_all([("SELECT 1", []), ("SELECT 2", [])]) == [1, 1]
     assert corked() == 0
     # A statement that fails in the pipeline: the error is Django's, the

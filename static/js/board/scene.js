@@ -704,6 +704,7 @@ export class BoardScene {
   /** The pile goes: its GPU memory, WebGL context, canvas and listeners. */
   dispose() {
     this.disposed = true;
+    clearTimeout(this.followTimer);
     this.resizer.disconnect();
     this.view.controls.dispose();
     this.body.geometry.dispose();
